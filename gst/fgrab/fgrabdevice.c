@@ -1,0 +1,1392 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* The V4L2 device layer shared by fgrabsrc and fgrabsink: opening and
+ * checking a node, probing its formats into caps, S_FMT/S_PARM, and
+ * read()/write() that wait in a GstPoll so that every wait can be
+ * interrupted with fgrab_device_set_flushing(). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gst/base/gstbasesink.h>
+
+#include "fgrabdevice.h"
+
+GST_DEBUG_CATEGORY_STATIC (fgrab_device_debug);
+#define GST_CAT_DEFAULT fgrab_device_debug
+
+/* Largest size asked of a driver that does not enumerate sizes. */
+#define PROBE_MAX_DIMENSION 32768
+
+G_DEFINE_QUARK (fgrab-device-error-quark, fgrab_device_error);
+
+/* Capture and output parameters share one layout, so one code path
+ * serves both through parm.capture. */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, capturemode) ==
+    G_STRUCT_OFFSET (struct v4l2_outputparm, outputmode));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, timeperframe) ==
+    G_STRUCT_OFFSET (struct v4l2_outputparm, timeperframe));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, extendedmode) ==
+    G_STRUCT_OFFSET (struct v4l2_outputparm, extendedmode));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, readbuffers) ==
+    G_STRUCT_OFFSET (struct v4l2_outputparm, writebuffers));
+
+static void
+ensure_debug_category (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (fgrab_device_debug, "fgrabdevice", 0,
+        "fgrab V4L2 device layer");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+gchar *
+fgrab_fourcc_to_string (guint32 fourcc)
+{
+  return g_strdup_printf ("%c%c%c%c", fourcc & 0xff, (fourcc >> 8) & 0xff,
+      (fourcc >> 16) & 0xff, (fourcc >> 24) & 0x7f);
+}
+
+/* GError messages carry the user's sentence on the first line and the
+ * details for debugging after it; fgrab_device_post_error splits them. */
+static void
+set_error (GError ** error, FgrabDeviceError code, const gchar * debug,
+    const gchar * format, ...) G_GNUC_PRINTF (4, 5);
+
+static void
+set_error (GError ** error, FgrabDeviceError code, const gchar * debug,
+    const gchar * format, ...)
+{
+  gchar *text;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  GST_DEBUG ("%s (%s)", text, debug ? debug : "");
+  g_set_error (error, FGRAB_DEVICE_ERROR, code, "%s\n%s", text,
+      debug ? debug : "");
+  g_free (text);
+}
+
+static gint
+xioctl (FgrabDevice * device, unsigned long request, void *arg)
+{
+  gint ret;
+
+  do {
+    ret = ioctl (device->fd, request, arg);
+  } while (ret < 0 && errno == EINTR);
+
+  return ret;
+}
+
+FgrabDevice *
+fgrab_device_new (const gchar * path, gboolean output)
+{
+  FgrabDevice *device;
+
+  ensure_debug_category ();
+
+  device = g_new0 (FgrabDevice, 1);
+  device->path = g_strdup (path);
+  device->output = output;
+  device->type = output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+      V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  device->fd = -1;
+  device->fourccs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gst_poll_fd_init (&device->pollfd);
+
+  return device;
+}
+
+void
+fgrab_device_free (FgrabDevice * device)
+{
+  if (device == NULL)
+    return;
+
+  fgrab_device_close (device);
+  g_array_free (device->fourccs, TRUE);
+  g_free (device->path);
+  g_free (device);
+}
+
+gboolean
+fgrab_device_is_open (FgrabDevice * device)
+{
+  return device->fd >= 0;
+}
+
+const gchar *
+fgrab_device_get_card (FgrabDevice * device)
+{
+  if (!fgrab_device_is_open (device))
+    return NULL;
+  return (const gchar *) device->vcap.card;
+}
+
+static gboolean
+check_capabilities (FgrabDevice * device, GError ** error)
+{
+  const gchar *path = device->path;
+  guint32 caps = device->node_caps;
+
+  if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE)) {
+    if (caps & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE)) {
+      set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+          "Device '%s' is not a video capture device: it is a video output "
+          "node. Use fgrabsink to write to it, or give the capture node.",
+          path);
+    } else if (caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE) {
+      set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+          "Device '%s' does not support read(): it only captures "
+          "multi-planar formats, which need streaming I/O. Use v4l2src.",
+          path);
+    } else {
+      set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+          "Device '%s' is not a video capture device. Give the path of a "
+          "video capture node.", path);
+    }
+    return FALSE;
+  }
+
+  if (device->output && !(caps & V4L2_CAP_VIDEO_OUTPUT)) {
+    if (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) {
+      set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+          "Device '%s' is not a video output device: it is a video capture "
+          "node. Use fgrabsrc to read from it, or give the output node.",
+          path);
+    } else if (caps & V4L2_CAP_VIDEO_OUTPUT_MPLANE) {
+      set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+          "Device '%s' does not support write(): it only takes "
+          "multi-planar formats, which need streaming I/O. Use v4l2sink.",
+          path);
+    } else {
+      set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+          "Device '%s' is not a video output device. Give the path of a "
+          "video output node.", path);
+    }
+    return FALSE;
+  }
+
+  if (!(caps & V4L2_CAP_READWRITE)) {
+    if (device->output)
+      set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+          "Device '%s' does not support write(); use v4l2sink, which "
+          "streams with mmap.", path);
+    else
+      set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+          "Device '%s' does not support read(); use v4l2src, which streams "
+          "with mmap.", path);
+    return FALSE;
+  }
+
+  return TRUE;
+}
+
+gboolean
+fgrab_device_open (FgrabDevice * device, GError ** error)
+{
+  const gchar *path = device->path;
+  struct stat st;
+  gint fd;
+
+  g_return_val_if_fail (device->fd < 0, FALSE);
+
+  fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    gint err = errno;
+    gchar *debug = g_strdup_printf ("open: %s", g_strerror (err));
+
+    switch (err) {
+      case ENOENT:
+        set_error (error, FGRAB_DEVICE_ERROR_NOT_FOUND, debug,
+            "Device '%s' does not exist. Check the path, and that the "
+            "driver is loaded (ls /dev/video*).", path);
+        break;
+      case ENODEV:
+      case ENXIO:
+        set_error (error, FGRAB_DEVICE_ERROR_NOT_FOUND, debug,
+            "Device '%s' does not exist any more: its driver or hardware "
+            "is gone.", path);
+        break;
+      case EACCES:
+      case EPERM:
+        set_error (error, FGRAB_DEVICE_ERROR_PERMISSION, debug,
+            "Permission denied opening device '%s'. Check the node's "
+            "permissions, or add the user to the group that owns it "
+            "(usually 'video').", path);
+        break;
+      case EBUSY:
+        set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+            "Device '%s' is busy: another application is using it. Close "
+            "that application and try again.", path);
+        break;
+      case EISDIR:
+        set_error (error, FGRAB_DEVICE_ERROR_NOT_DEVICE, debug,
+            "'%s' is not a device node (it is a directory). Give the path "
+            "of a /dev/video* node.", path);
+        break;
+      default:
+        set_error (error, FGRAB_DEVICE_ERROR_OPEN, debug,
+            "Could not open device '%s' for %s.", path,
+            device->output ? "writing" : "reading");
+        break;
+    }
+    g_free (debug);
+    return FALSE;
+  }
+
+  if (fstat (fd, &st) < 0 || !S_ISCHR (st.st_mode)) {
+    set_error (error, FGRAB_DEVICE_ERROR_NOT_DEVICE, NULL,
+        "'%s' is not a device node (not a character device). Give the path "
+        "of a /dev/video* node.", path);
+    goto fail;
+  }
+
+  device->fd = fd;
+  memset (&device->vcap, 0, sizeof (device->vcap));
+  if (xioctl (device, VIDIOC_QUERYCAP, &device->vcap) < 0) {
+    gchar *debug = g_strdup_printf ("VIDIOC_QUERYCAP: %s", g_strerror (errno));
+
+    set_error (error, FGRAB_DEVICE_ERROR_NOT_V4L2, debug,
+        "'%s' is not a V4L2 device. Give the path of a /dev/video* node.",
+        path);
+    g_free (debug);
+    goto fail;
+  }
+  /* Drivers do not always terminate the card name. */
+  device->vcap.card[sizeof (device->vcap.card) - 1] = '\0';
+  device->vcap.driver[sizeof (device->vcap.driver) - 1] = '\0';
+
+  if (device->vcap.capabilities & V4L2_CAP_DEVICE_CAPS)
+    device->node_caps = device->vcap.device_caps;
+  else
+    device->node_caps = device->vcap.capabilities;
+
+  GST_DEBUG ("%s: QUERYCAP driver '%s' card '%s' capabilities 0x%08x "
+      "device_caps 0x%08x, using 0x%08x", path, device->vcap.driver,
+      device->vcap.card, device->vcap.capabilities, device->vcap.device_caps,
+      device->node_caps);
+
+  if (!check_capabilities (device, error))
+    goto fail;
+
+  device->poll = gst_poll_new (TRUE);
+  if (device->poll == NULL) {
+    set_error (error, FGRAB_DEVICE_ERROR_OPEN, g_strerror (errno),
+        "Could not create the poll set for device '%s'.", path);
+    goto fail;
+  }
+  gst_poll_fd_init (&device->pollfd);
+  device->pollfd.fd = fd;
+  gst_poll_add_fd (device->poll, &device->pollfd);
+  if (device->output)
+    gst_poll_fd_ctl_write (device->poll, &device->pollfd, TRUE);
+  else
+    gst_poll_fd_ctl_read (device->poll, &device->pollfd, TRUE);
+
+  memset (&device->format, 0, sizeof (device->format));
+  device->format.type = device->type;
+  if (xioctl (device, VIDIOC_G_FMT, &device->format) < 0) {
+    GST_DEBUG ("%s: G_FMT failed: %s", path, g_strerror (errno));
+    memset (&device->format, 0, sizeof (device->format));
+    device->format.type = device->type;
+  }
+  device->fgrab_format =
+      fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
+
+  return TRUE;
+
+fail:
+  device->fd = -1;
+  close (fd);
+  return FALSE;
+}
+
+void
+fgrab_device_close (FgrabDevice * device)
+{
+  if (device->poll) {
+    gst_poll_free (device->poll);
+    device->poll = NULL;
+  }
+  gst_poll_fd_init (&device->pollfd);
+  if (device->fd >= 0) {
+    GST_DEBUG ("%s: close", device->path);
+    close (device->fd);
+    device->fd = -1;
+  }
+  g_array_set_size (device->fourccs, 0);
+  gst_clear_caps (&device->caps);
+  device->fgrab_format = NULL;
+}
+
+/* Colorimetry as V4L2's colorspace rules define the defaults (the uAPI's
+ * colorspaces-defs and -details pages). */
+static gboolean
+colorimetry_from_format (const struct v4l2_pix_format *pix, gboolean is_rgb,
+    GstVideoColorimetry * cinfo)
+{
+  guint32 ycbcr_enc = pix->ycbcr_enc;
+  guint32 xfer = pix->xfer_func;
+  guint32 quant = pix->quantization;
+
+  memset (cinfo, 0, sizeof (*cinfo));
+
+  switch (pix->colorspace) {
+    case V4L2_COLORSPACE_SMPTE170M:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTE170M;
+      cinfo->transfer = GST_VIDEO_TRANSFER_BT601;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
+      break;
+    case V4L2_COLORSPACE_470_SYSTEM_M:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_BT470M;
+      cinfo->transfer = GST_VIDEO_TRANSFER_BT709;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
+      break;
+    case V4L2_COLORSPACE_470_SYSTEM_BG:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_BT470BG;
+      cinfo->transfer = GST_VIDEO_TRANSFER_BT709;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
+      break;
+    case V4L2_COLORSPACE_REC709:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_BT709;
+      cinfo->transfer = GST_VIDEO_TRANSFER_BT709;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT709;
+      break;
+    case V4L2_COLORSPACE_SRGB:
+    case V4L2_COLORSPACE_JPEG:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_BT709;
+      cinfo->transfer = GST_VIDEO_TRANSFER_SRGB;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
+      break;
+    case V4L2_COLORSPACE_OPRGB:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_ADOBERGB;
+      cinfo->transfer = GST_VIDEO_TRANSFER_ADOBERGB;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
+      break;
+    case V4L2_COLORSPACE_BT2020:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_BT2020;
+      cinfo->transfer = GST_VIDEO_TRANSFER_BT2020_12;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT2020;
+      break;
+    case V4L2_COLORSPACE_SMPTE240M:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTE240M;
+      cinfo->transfer = GST_VIDEO_TRANSFER_SMPTE240M;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_SMPTE240M;
+      break;
+    case V4L2_COLORSPACE_DCI_P3:
+      cinfo->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTEEG432;
+      cinfo->transfer = GST_VIDEO_TRANSFER_GAMMA10;
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT709;
+      break;
+    default:
+      /* DEFAULT or unknown: say nothing rather than guess. */
+      return FALSE;
+  }
+
+  switch (ycbcr_enc) {
+    case V4L2_YCBCR_ENC_601:
+    case V4L2_YCBCR_ENC_XV601:
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
+      break;
+    case V4L2_YCBCR_ENC_709:
+    case V4L2_YCBCR_ENC_XV709:
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT709;
+      break;
+    case V4L2_YCBCR_ENC_BT2020:
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_BT2020;
+      break;
+    case V4L2_YCBCR_ENC_SMPTE240M:
+      cinfo->matrix = GST_VIDEO_COLOR_MATRIX_SMPTE240M;
+      break;
+    default:
+      break;
+  }
+
+  switch (xfer) {
+    case V4L2_XFER_FUNC_709:
+      cinfo->transfer = GST_VIDEO_TRANSFER_BT709;
+      break;
+    case V4L2_XFER_FUNC_SRGB:
+      cinfo->transfer = GST_VIDEO_TRANSFER_SRGB;
+      break;
+    case V4L2_XFER_FUNC_OPRGB:
+      cinfo->transfer = GST_VIDEO_TRANSFER_ADOBERGB;
+      break;
+    case V4L2_XFER_FUNC_SMPTE240M:
+      cinfo->transfer = GST_VIDEO_TRANSFER_SMPTE240M;
+      break;
+    case V4L2_XFER_FUNC_NONE:
+      cinfo->transfer = GST_VIDEO_TRANSFER_GAMMA10;
+      break;
+    case V4L2_XFER_FUNC_SMPTE2084:
+      cinfo->transfer = GST_VIDEO_TRANSFER_SMPTE2084;
+      break;
+    default:
+      break;
+  }
+
+  if (is_rgb)
+    cinfo->matrix = GST_VIDEO_COLOR_MATRIX_RGB;
+
+  switch (quant) {
+    case V4L2_QUANTIZATION_FULL_RANGE:
+      cinfo->range = GST_VIDEO_COLOR_RANGE_0_255;
+      break;
+    case V4L2_QUANTIZATION_LIM_RANGE:
+      cinfo->range = GST_VIDEO_COLOR_RANGE_16_235;
+      break;
+    default:
+      /* V4L2's default: full range for RGB and for JPEG, limited else. */
+      if (is_rgb || pix->colorspace == V4L2_COLORSPACE_JPEG)
+        cinfo->range = GST_VIDEO_COLOR_RANGE_0_255;
+      else
+        cinfo->range = GST_VIDEO_COLOR_RANGE_16_235;
+      break;
+  }
+
+  return TRUE;
+}
+
+/* FALSE for field orders GStreamer cannot describe (sequential fields). */
+static gboolean
+interlace_from_field (guint32 field, GstVideoInterlaceMode * mode,
+    GstVideoFieldOrder * order)
+{
+  *order = GST_VIDEO_FIELD_ORDER_UNKNOWN;
+
+  switch (field) {
+    case V4L2_FIELD_ANY:
+    case V4L2_FIELD_NONE:
+    case V4L2_FIELD_TOP:
+    case V4L2_FIELD_BOTTOM:
+      *mode = GST_VIDEO_INTERLACE_MODE_PROGRESSIVE;
+      return TRUE;
+    case V4L2_FIELD_INTERLACED:
+      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+      return TRUE;
+    case V4L2_FIELD_INTERLACED_TB:
+      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+      *order = GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST;
+      return TRUE;
+    case V4L2_FIELD_INTERLACED_BT:
+      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+      *order = GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
+      return TRUE;
+    case V4L2_FIELD_ALTERNATE:
+      *mode = GST_VIDEO_INTERLACE_MODE_ALTERNATE;
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+static guint32
+field_from_structure (const GstStructure * s)
+{
+  const gchar *mode = gst_structure_get_string (s, "interlace-mode");
+  const gchar *order = gst_structure_get_string (s, "field-order");
+
+  if (mode == NULL)
+    return V4L2_FIELD_ANY;
+  if (g_str_equal (mode, "progressive"))
+    return V4L2_FIELD_NONE;
+  if (g_str_equal (mode, "alternate"))
+    return V4L2_FIELD_ALTERNATE;
+  if (order && g_str_equal (order, "top-field-first"))
+    return V4L2_FIELD_INTERLACED_TB;
+  if (order && g_str_equal (order, "bottom-field-first"))
+    return V4L2_FIELD_INTERLACED_BT;
+  return V4L2_FIELD_INTERLACED;
+}
+
+/* Adds interlace-mode, field-order and colorimetry of @pix to @s. */
+static gboolean
+structure_add_format_fields (GstStructure * s, const FgrabFormat * format,
+    const struct v4l2_pix_format *pix)
+{
+  GstVideoInterlaceMode mode;
+  GstVideoFieldOrder order;
+  GstVideoColorimetry cinfo;
+  gboolean is_rgb = FALSE;
+
+  if (format->kind == FGRAB_FORMAT_KIND_STREAM)
+    return TRUE;
+
+  if (!interlace_from_field (pix->field, &mode, &order))
+    return FALSE;
+
+  if (format->kind != FGRAB_FORMAT_KIND_RAW)
+    return TRUE;
+
+  gst_structure_set (s, "interlace-mode", G_TYPE_STRING,
+      gst_video_interlace_mode_to_string (mode), NULL);
+  if (order != GST_VIDEO_FIELD_ORDER_UNKNOWN)
+    gst_structure_set (s, "field-order", G_TYPE_STRING,
+        gst_video_field_order_to_string (order), NULL);
+
+  is_rgb = GST_VIDEO_FORMAT_INFO_IS_RGB (gst_video_format_get_info
+      (format->video_format));
+  if (colorimetry_from_format (pix, is_rgb, &cinfo)) {
+    gchar *str = gst_video_colorimetry_to_string (&cinfo);
+
+    if (str)
+      gst_structure_set (s, "colorimetry", G_TYPE_STRING, str, NULL);
+    g_free (str);
+  }
+
+  return TRUE;
+}
+
+/* The driver's answer for @fourcc at about @width x @height. */
+static gboolean
+try_size (FgrabDevice * device, guint32 fourcc, guint width, guint height,
+    struct v4l2_format *fmt)
+{
+  memset (fmt, 0, sizeof (*fmt));
+  fmt->type = device->type;
+  fmt->fmt.pix.pixelformat = fourcc;
+  fmt->fmt.pix.width = width;
+  fmt->fmt.pix.height = height;
+  fmt->fmt.pix.field = V4L2_FIELD_ANY;
+
+  if (xioctl (device, VIDIOC_TRY_FMT, fmt) < 0) {
+    GST_DEBUG ("%s: TRY_FMT %ux%u failed: %s", device->path, width, height,
+        g_strerror (errno));
+    return FALSE;
+  }
+  GST_LOG ("%s: TRY_FMT %ux%u -> %ux%u field %u", device->path, width,
+      height, fmt->fmt.pix.width, fmt->fmt.pix.height, fmt->fmt.pix.field);
+  return fmt->fmt.pix.pixelformat == fourcc;
+}
+
+/* The framerate field for one size: the intervals the node enumerates,
+ * else (TIMEPERFRAME) any rate, else the one rate G_PARM reports. */
+static void
+probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
+    guint height, const struct v4l2_streamparm *parm, GValue * rates)
+{
+  struct v4l2_frmivalenum ival;
+  GValue rate = G_VALUE_INIT;
+
+  memset (&ival, 0, sizeof (ival));
+  ival.index = 0;
+  ival.pixel_format = fourcc;
+  ival.width = width;
+  ival.height = height;
+
+  if (xioctl (device, VIDIOC_ENUM_FRAMEINTERVALS, &ival) == 0) {
+    if (ival.type == V4L2_FRMIVAL_TYPE_DISCRETE) {
+      g_value_init (rates, GST_TYPE_LIST);
+      g_value_init (&rate, GST_TYPE_FRACTION);
+      do {
+        if (ival.discrete.numerator && ival.discrete.denominator) {
+          gst_value_set_fraction (&rate, ival.discrete.denominator,
+              ival.discrete.numerator);
+          gst_value_list_append_value (rates, &rate);
+        }
+        ival.index++;
+      } while (xioctl (device, VIDIOC_ENUM_FRAMEINTERVALS, &ival) == 0);
+      g_value_unset (&rate);
+
+      if (gst_value_list_get_size (rates) == 1) {
+        g_value_init (&rate, GST_TYPE_FRACTION);
+        g_value_copy (gst_value_list_get_value (rates, 0), &rate);
+        g_value_unset (rates);
+        *rates = rate;
+      }
+      if (G_VALUE_TYPE (rates) != GST_TYPE_LIST
+          || gst_value_list_get_size (rates) > 0)
+        return;
+      g_value_unset (rates);
+    } else if (ival.stepwise.min.numerator && ival.stepwise.min.denominator
+        && ival.stepwise.max.numerator && ival.stepwise.max.denominator) {
+      /* The longest period is the lowest rate. */
+      g_value_init (rates, GST_TYPE_FRACTION_RANGE);
+      gst_value_set_fraction_range_full (rates,
+          ival.stepwise.max.denominator, ival.stepwise.max.numerator,
+          ival.stepwise.min.denominator, ival.stepwise.min.numerator);
+      if (gst_value_compare (gst_value_get_fraction_range_min (rates),
+              gst_value_get_fraction_range_max (rates)) == GST_VALUE_LESS_THAN)
+        return;
+      g_value_unset (rates);
+    }
+  }
+
+  if (parm->parm.capture.capability & V4L2_CAP_TIMEPERFRAME) {
+    g_value_init (rates, GST_TYPE_FRACTION_RANGE);
+    gst_value_set_fraction_range_full (rates, 0, 1, G_MAXINT, 1);
+  } else {
+    g_value_init (rates, GST_TYPE_FRACTION);
+    if (parm->parm.capture.timeperframe.numerator &&
+        parm->parm.capture.timeperframe.denominator)
+      gst_value_set_fraction (rates,
+          parm->parm.capture.timeperframe.denominator,
+          parm->parm.capture.timeperframe.numerator);
+    else
+      gst_value_set_fraction (rates, 0, 1);
+  }
+}
+
+static void
+get_pixel_aspect (FgrabDevice * device, gint * par_n, gint * par_d)
+{
+  struct v4l2_cropcap cropcap;
+
+  *par_n = *par_d = 1;
+
+  memset (&cropcap, 0, sizeof (cropcap));
+  cropcap.type = device->type;
+  if (xioctl (device, VIDIOC_CROPCAP, &cropcap) < 0) {
+    GST_DEBUG ("%s: CROPCAP: %s", device->path, g_strerror (errno));
+    return;
+  }
+  /* V4L2 gives the pixel aspect as y/x, GStreamer as x/y. */
+  if (cropcap.pixelaspect.numerator && cropcap.pixelaspect.denominator) {
+    *par_n = cropcap.pixelaspect.denominator;
+    *par_d = cropcap.pixelaspect.numerator;
+  }
+}
+
+static void
+append_size (FgrabDevice * device, GstCaps * caps, const FgrabFormat * format,
+    const GValue * width, const GValue * height, guint probe_w,
+    guint probe_h, const struct v4l2_streamparm *parm, gint par_n, gint par_d)
+{
+  struct v4l2_format fmt;
+  GstStructure *s;
+  GValue rates = G_VALUE_INIT;
+
+  s = fgrab_format_new_structure (format);
+  gst_structure_set_value (s, "width", width);
+  gst_structure_set_value (s, "height", height);
+
+  probe_intervals (device, format->fourcc, probe_w, probe_h, parm, &rates);
+  gst_structure_take_value (s, "framerate", &rates);
+
+  if (format->kind == FGRAB_FORMAT_KIND_RAW)
+    gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, par_n,
+        par_d, NULL);
+
+  if (try_size (device, format->fourcc, probe_w, probe_h, &fmt) &&
+      !structure_add_format_fields (s, format, &fmt.fmt.pix)) {
+    GST_DEBUG ("%s: field order %u at %ux%u has no GStreamer equivalent",
+        device->path, fmt.fmt.pix.field, probe_w, probe_h);
+    gst_structure_free (s);
+    return;
+  }
+
+  gst_caps_append_structure (caps, s);
+}
+
+static void
+probe_sizes (FgrabDevice * device, GstCaps * caps, const FgrabFormat * format,
+    const struct v4l2_streamparm *parm, gint par_n, gint par_d)
+{
+  struct v4l2_frmsizeenum size;
+  struct v4l2_format min_fmt, max_fmt;
+  GValue w = G_VALUE_INIT, h = G_VALUE_INIT;
+  guint32 fourcc = format->fourcc;
+
+  memset (&size, 0, sizeof (size));
+  size.index = 0;
+  size.pixel_format = fourcc;
+
+  g_value_init (&w, G_TYPE_INT);
+  g_value_init (&h, G_TYPE_INT);
+
+  if (xioctl (device, VIDIOC_ENUM_FRAMESIZES, &size) == 0) {
+    if (size.type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+      do {
+        if (size.discrete.width > 0 && size.discrete.height > 0 &&
+            size.discrete.width <= G_MAXINT &&
+            size.discrete.height <= G_MAXINT) {
+          g_value_set_int (&w, size.discrete.width);
+          g_value_set_int (&h, size.discrete.height);
+          append_size (device, caps, format, &w, &h, size.discrete.width,
+              size.discrete.height, parm, par_n, par_d);
+        }
+        size.index++;
+      } while (xioctl (device, VIDIOC_ENUM_FRAMESIZES, &size) == 0
+          && size.type == V4L2_FRMSIZE_TYPE_DISCRETE);
+      goto done;
+    }
+
+    if (size.stepwise.min_width > 0 && size.stepwise.min_height > 0 &&
+        size.stepwise.min_width <= size.stepwise.max_width &&
+        size.stepwise.min_height <= size.stepwise.max_height &&
+        size.stepwise.max_width <= G_MAXINT &&
+        size.stepwise.max_height <= G_MAXINT) {
+      guint step_w = MAX (size.stepwise.step_width, 1);
+      guint step_h = MAX (size.stepwise.step_height, 1);
+
+      g_value_unset (&w);
+      g_value_unset (&h);
+      g_value_init (&w, GST_TYPE_INT_RANGE);
+      g_value_init (&h, GST_TYPE_INT_RANGE);
+      if (size.type == V4L2_FRMSIZE_TYPE_CONTINUOUS)
+        step_w = step_h = 1;
+      gst_value_set_int_range_step (&w, size.stepwise.min_width,
+          size.stepwise.max_width - (size.stepwise.max_width -
+              size.stepwise.min_width) % step_w, step_w);
+      gst_value_set_int_range_step (&h, size.stepwise.min_height,
+          size.stepwise.max_height - (size.stepwise.max_height -
+              size.stepwise.min_height) % step_h, step_h);
+      if (gst_value_get_int_range_min (&w) == gst_value_get_int_range_max (&w)
+          || gst_value_get_int_range_min (&h) ==
+          gst_value_get_int_range_max (&h)) {
+        GST_DEBUG ("%s: degenerate stepwise sizes", device->path);
+      } else {
+        append_size (device, caps, format, &w, &h, size.stepwise.max_width,
+            size.stepwise.max_height, parm, par_n, par_d);
+        goto done;
+      }
+    }
+    g_value_unset (&w);
+    g_value_unset (&h);
+    g_value_init (&w, G_TYPE_INT);
+    g_value_init (&h, G_TYPE_INT);
+  }
+
+  /* The driver does not enumerate: ask TRY_FMT for the extremes. */
+  if (!try_size (device, fourcc, 1, 1, &min_fmt) ||
+      !try_size (device, fourcc, PROBE_MAX_DIMENSION, PROBE_MAX_DIMENSION,
+          &max_fmt)) {
+    GST_DEBUG ("%s: TRY_FMT refuses %" GST_FOURCC_FORMAT, device->path,
+        GST_FOURCC_ARGS (fourcc));
+    goto done;
+  }
+
+  if (min_fmt.fmt.pix.width == 0 || min_fmt.fmt.pix.height == 0 ||
+      max_fmt.fmt.pix.width > G_MAXINT || max_fmt.fmt.pix.height > G_MAXINT)
+    goto done;
+
+  if (min_fmt.fmt.pix.width >= max_fmt.fmt.pix.width) {
+    g_value_set_int (&w, max_fmt.fmt.pix.width);
+  } else {
+    g_value_unset (&w);
+    g_value_init (&w, GST_TYPE_INT_RANGE);
+    gst_value_set_int_range (&w, min_fmt.fmt.pix.width,
+        max_fmt.fmt.pix.width);
+  }
+  if (min_fmt.fmt.pix.height >= max_fmt.fmt.pix.height) {
+    g_value_set_int (&h, max_fmt.fmt.pix.height);
+  } else {
+    g_value_unset (&h);
+    g_value_init (&h, GST_TYPE_INT_RANGE);
+    gst_value_set_int_range (&h, min_fmt.fmt.pix.height,
+        max_fmt.fmt.pix.height);
+  }
+  append_size (device, caps, format, &w, &h, max_fmt.fmt.pix.width,
+      max_fmt.fmt.pix.height, parm, par_n, par_d);
+
+done:
+  g_value_unset (&w);
+  g_value_unset (&h);
+}
+
+static void
+get_parm_or_zero (FgrabDevice * device, struct v4l2_streamparm *parm)
+{
+  memset (parm, 0, sizeof (*parm));
+  parm->type = device->type;
+  if (xioctl (device, VIDIOC_G_PARM, parm) < 0) {
+    GST_DEBUG ("%s: G_PARM: %s", device->path, g_strerror (errno));
+    memset (parm, 0, sizeof (*parm));
+    parm->type = device->type;
+  }
+}
+
+GstCaps *
+fgrab_device_probe_caps (FgrabDevice * device)
+{
+  struct v4l2_fmtdesc desc;
+  struct v4l2_streamparm parm;
+  GstCaps *caps;
+  gint par_n, par_d;
+
+  g_return_val_if_fail (fgrab_device_is_open (device), NULL);
+
+  if (device->caps)
+    return gst_caps_ref (device->caps);
+
+  g_array_set_size (device->fourccs, 0);
+  get_parm_or_zero (device, &parm);
+  get_pixel_aspect (device, &par_n, &par_d);
+  caps = gst_caps_new_empty ();
+
+  memset (&desc, 0, sizeof (desc));
+  desc.type = device->type;
+  for (desc.index = 0; xioctl (device, VIDIOC_ENUM_FMT, &desc) == 0;
+      desc.index++) {
+    const FgrabFormat *format = fgrab_format_from_fourcc (desc.pixelformat);
+
+    desc.description[sizeof (desc.description) - 1] = '\0';
+    GST_DEBUG ("%s: format %u: %" GST_FOURCC_FORMAT " '%s'%s", device->path,
+        desc.index, GST_FOURCC_ARGS (desc.pixelformat), desc.description,
+        format ? "" : " (no GStreamer equivalent, skipped)");
+    if (format == NULL)
+      continue;
+
+    g_array_append_val (device->fourccs, desc.pixelformat);
+    if (format->kind == FGRAB_FORMAT_KIND_STREAM) {
+      gst_caps_append_structure (caps, fgrab_format_new_structure (format));
+      continue;
+    }
+    probe_sizes (device, caps, format, &parm, par_n, par_d);
+    /* an index past the end must not stop a driver that wraps */
+    if (desc.index > 1024)
+      break;
+  }
+
+  GST_DEBUG ("%s: probed caps %" GST_PTR_FORMAT, device->path, caps);
+  device->caps = gst_caps_ref (caps);
+  return caps;
+}
+
+GstCaps *
+fgrab_device_get_current_caps (FgrabDevice * device)
+{
+  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+  struct v4l2_streamparm parm;
+  GstStructure *s;
+
+  if (device->fgrab_format == NULL)
+    return NULL;
+
+  s = fgrab_format_new_structure (device->fgrab_format);
+  if (device->fgrab_format->kind != FGRAB_FORMAT_KIND_STREAM) {
+    if (pix->width == 0 || pix->height == 0 || pix->width > G_MAXINT ||
+        pix->height > G_MAXINT) {
+      gst_structure_free (s);
+      return NULL;
+    }
+    gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
+        "height", G_TYPE_INT, (gint) pix->height, NULL);
+    get_parm_or_zero (device, &parm);
+    if (parm.parm.capture.timeperframe.numerator &&
+        parm.parm.capture.timeperframe.denominator)
+      gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
+          parm.parm.capture.timeperframe.denominator,
+          parm.parm.capture.timeperframe.numerator, NULL);
+  }
+  return gst_caps_new_full (s, NULL);
+}
+
+/* The enumerated fourcc whose caps @s describes. */
+static guint32
+find_fourcc (FgrabDevice * device, const GstStructure * s)
+{
+  const FgrabFormat *wanted = fgrab_format_from_structure (s);
+  guint i;
+
+  if (wanted == NULL)
+    return 0;
+
+  for (i = 0; i < device->fourccs->len; i++) {
+    guint32 fourcc = g_array_index (device->fourccs, guint32, i);
+    const FgrabFormat *format = fgrab_format_from_fourcc (fourcc);
+
+    if (format->kind == wanted->kind &&
+        format->video_format == wanted->video_format)
+      return fourcc;
+  }
+  return 0;
+}
+
+gboolean
+fgrab_device_set_format (FgrabDevice * device, GstCaps * caps,
+    GError ** error)
+{
+  const GstStructure *s;
+  struct v4l2_format fmt;
+  const FgrabFormat *format;
+  guint32 fourcc;
+  gint width = 0, height = 0;
+  guint32 field;
+  gchar *want, *got;
+
+  g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
+
+  if (device->caps == NULL)
+    gst_caps_unref (fgrab_device_probe_caps (device));
+
+  s = gst_caps_get_structure (caps, 0);
+  fourcc = find_fourcc (device, s);
+  if (fourcc == 0) {
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+        "Device '%s' does not offer the format %s.", device->path,
+        gst_structure_get_name (s));
+    return FALSE;
+  }
+  format = fgrab_format_from_fourcc (fourcc);
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = device->type;
+  if (xioctl (device, VIDIOC_G_FMT, &fmt) < 0) {
+    GST_DEBUG ("%s: G_FMT: %s", device->path, g_strerror (errno));
+    memset (&fmt, 0, sizeof (fmt));
+    fmt.type = device->type;
+  }
+
+  if (format->kind != FGRAB_FORMAT_KIND_STREAM) {
+    if (!gst_structure_get_int (s, "width", &width) ||
+        !gst_structure_get_int (s, "height", &height) || width <= 0 ||
+        height <= 0) {
+      set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+          "The caps for device '%s' have no valid size.", device->path);
+      return FALSE;
+    }
+    fmt.fmt.pix.width = width;
+    fmt.fmt.pix.height = height;
+  }
+  field = field_from_structure (s);
+  fmt.fmt.pix.pixelformat = fourcc;
+  fmt.fmt.pix.field = field;
+  /* let the driver choose the layout */
+  fmt.fmt.pix.bytesperline = 0;
+  fmt.fmt.pix.sizeimage = 0;
+  if (format->kind == FGRAB_FORMAT_KIND_FRAMED)
+    fmt.fmt.pix.sizeimage = 0;
+
+  GST_DEBUG ("%s: S_FMT %" GST_FOURCC_FORMAT " %dx%d field %u", device->path,
+      GST_FOURCC_ARGS (fourcc), width, height, field);
+
+  if (xioctl (device, VIDIOC_S_FMT, &fmt) < 0) {
+    gint err = errno;
+    gchar *debug = g_strdup_printf ("VIDIOC_S_FMT: %s", g_strerror (err));
+
+    if (err == EBUSY)
+      set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+          "Device '%s' is busy: another application is streaming from it, "
+          "so its format cannot be changed. Close that application.",
+          device->path);
+    else
+      set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+          "Device '%s' refused the format %" GST_FOURCC_FORMAT " %dx%d.",
+          device->path, GST_FOURCC_ARGS (fourcc), width, height);
+    g_free (debug);
+    return FALSE;
+  }
+
+  GST_DEBUG ("%s: S_FMT -> %" GST_FOURCC_FORMAT " %ux%u field %u bpl %u "
+      "sizeimage %u colorspace %u", device->path,
+      GST_FOURCC_ARGS (fmt.fmt.pix.pixelformat), fmt.fmt.pix.width,
+      fmt.fmt.pix.height, fmt.fmt.pix.field, fmt.fmt.pix.bytesperline,
+      fmt.fmt.pix.sizeimage, fmt.fmt.pix.colorspace);
+
+  device->format = fmt;
+  device->fgrab_format = fgrab_format_from_fourcc (fmt.fmt.pix.pixelformat);
+
+  if (fmt.fmt.pix.pixelformat != fourcc ||
+      (format->kind != FGRAB_FORMAT_KIND_STREAM &&
+          (fmt.fmt.pix.width != (guint) width ||
+              fmt.fmt.pix.height != (guint) height))) {
+    want = fgrab_fourcc_to_string (fourcc);
+    got = fgrab_fourcc_to_string (fmt.fmt.pix.pixelformat);
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+        "Device '%s' changed the negotiated format %s %dx%d to %s %ux%u. "
+        "Ask for a format and size the device offers (see "
+        "v4l2-ctl --list-formats-ext).", device->path, want, width, height,
+        got, fmt.fmt.pix.width, fmt.fmt.pix.height);
+    g_free (want);
+    g_free (got);
+    return FALSE;
+  }
+
+  if (field != V4L2_FIELD_ANY && field != fmt.fmt.pix.field &&
+      !(field == V4L2_FIELD_INTERLACED &&
+          (fmt.fmt.pix.field == V4L2_FIELD_INTERLACED_TB ||
+              fmt.fmt.pix.field == V4L2_FIELD_INTERLACED_BT))) {
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+        "Device '%s' delivers field order %u where %u was negotiated.",
+        device->path, fmt.fmt.pix.field, field);
+    return FALSE;
+  }
+
+  return TRUE;
+}
+
+gboolean
+fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
+    FgrabFrameLayout * layout)
+{
+  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+  const FgrabFormat *format = device->fgrab_format;
+  const GstVideoFormatInfo *finfo;
+  GstVideoInterlaceMode mode;
+  GstVideoFieldOrder order;
+  gsize offset = 0;
+  guint p;
+
+  memset (layout, 0, sizeof (*layout));
+  gst_video_info_init (info);
+
+  if (format == NULL)
+    return FALSE;
+
+  layout->sizeimage = pix->sizeimage;
+  if (format->kind != FGRAB_FORMAT_KIND_RAW) {
+    layout->payload = pix->sizeimage;
+    return pix->sizeimage > 0;
+  }
+
+  if (!interlace_from_field (pix->field, &mode, &order))
+    return FALSE;
+  if (!gst_video_info_set_interlaced_format (info, format->video_format, mode,
+          pix->width, pix->height))
+    return FALSE;
+  GST_VIDEO_INFO_FIELD_ORDER (info) = order;
+
+  finfo = info->finfo;
+  layout->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  for (p = 0; p < layout->n_planes; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gint c, pstride0, pstride, plane_height;
+    gsize min_stride;
+
+    gst_video_format_info_component (finfo, p, comp);
+    c = comp[0];
+    pstride0 = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
+    pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
+
+    /* V4L2 gives the first plane's line length; the others follow from
+     * their subsampling, as the kernel computes them. */
+    if (p == 0)
+      layout->stride[p] = pix->bytesperline;
+    else
+      layout->stride[p] = ((gsize) pix->bytesperline * pstride / pstride0) >>
+          GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
+
+    min_stride = (gsize) GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, c,
+        pix->width) * pstride;
+    if (layout->stride[p] == 0 || (gsize) layout->stride[p] < min_stride) {
+      /* a driver that leaves bytesperline 0 stores lines tightly */
+      if (pix->bytesperline != 0) {
+        GST_WARNING ("%s: bytesperline %u is less than a line of %"
+            G_GSIZE_FORMAT " bytes", device->path, pix->bytesperline,
+            min_stride);
+        return FALSE;
+      }
+      layout->stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+    }
+
+    plane_height = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c,
+        pix->height);
+    layout->offset[p] = offset;
+    offset += (gsize) layout->stride[p] * plane_height;
+  }
+  layout->payload = offset;
+  if (layout->sizeimage < layout->payload)
+    layout->sizeimage = layout->payload;
+
+  return TRUE;
+}
+
+gboolean
+fgrab_device_get_params (FgrabDevice * device, FgrabStreamParams * params,
+    GError ** error)
+{
+  struct v4l2_streamparm parm;
+
+  memset (&parm, 0, sizeof (parm));
+  parm.type = device->type;
+  if (xioctl (device, VIDIOC_G_PARM, &parm) < 0) {
+    gchar *debug = g_strdup_printf ("VIDIOC_G_PARM: %s", g_strerror (errno));
+
+    set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+        "Device '%s' does not report its streaming parameters.",
+        device->path);
+    g_free (debug);
+    return FALSE;
+  }
+
+  params->capability = parm.parm.capture.capability;
+  params->mode = parm.parm.capture.capturemode;
+  params->extendedmode = parm.parm.capture.extendedmode;
+  params->buffers = parm.parm.capture.readbuffers;
+  params->period_n = parm.parm.capture.timeperframe.numerator;
+  params->period_d = parm.parm.capture.timeperframe.denominator;
+
+  GST_DEBUG ("%s: G_PARM capability 0x%x mode 0x%x extendedmode %u buffers "
+      "%u timeperframe %u/%u", device->path, params->capability,
+      params->mode, params->extendedmode, params->buffers, params->period_n,
+      params->period_d);
+  return TRUE;
+}
+
+gboolean
+fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
+    GError ** error)
+{
+  struct v4l2_streamparm parm;
+
+  /* Start from the driver's values so fields we do not set are kept. */
+  memset (&parm, 0, sizeof (parm));
+  parm.type = device->type;
+  if (xioctl (device, VIDIOC_G_PARM, &parm) < 0) {
+    GST_DEBUG ("%s: G_PARM: %s", device->path, g_strerror (errno));
+    memset (&parm, 0, sizeof (parm));
+    parm.type = device->type;
+  }
+
+  parm.parm.capture.capturemode = params->mode;
+  parm.parm.capture.extendedmode = params->extendedmode;
+  parm.parm.capture.readbuffers = params->buffers;
+  if (parm.parm.capture.capability & V4L2_CAP_TIMEPERFRAME) {
+    parm.parm.capture.timeperframe.numerator = params->period_n;
+    parm.parm.capture.timeperframe.denominator = params->period_d;
+  }
+  memset (parm.parm.capture.reserved, 0, sizeof (parm.parm.capture.reserved));
+
+  GST_DEBUG ("%s: S_PARM mode 0x%x extendedmode %u buffers %u timeperframe "
+      "%u/%u", device->path, parm.parm.capture.capturemode,
+      parm.parm.capture.extendedmode, parm.parm.capture.readbuffers,
+      parm.parm.capture.timeperframe.numerator,
+      parm.parm.capture.timeperframe.denominator);
+
+  if (xioctl (device, VIDIOC_S_PARM, &parm) < 0) {
+    gint err = errno;
+    gchar *debug = g_strdup_printf ("VIDIOC_S_PARM: %s", g_strerror (err));
+
+    set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+        "Device '%s' does not accept streaming parameters.", device->path);
+    g_free (debug);
+    return FALSE;
+  }
+
+  params->capability = parm.parm.capture.capability;
+  params->mode = parm.parm.capture.capturemode;
+  params->extendedmode = parm.parm.capture.extendedmode;
+  params->buffers = parm.parm.capture.readbuffers;
+  params->period_n = parm.parm.capture.timeperframe.numerator;
+  params->period_d = parm.parm.capture.timeperframe.denominator;
+
+  GST_DEBUG ("%s: S_PARM -> capability 0x%x mode 0x%x extendedmode %u "
+      "buffers %u timeperframe %u/%u", device->path, params->capability,
+      params->mode, params->extendedmode, params->buffers, params->period_n,
+      params->period_d);
+  return TRUE;
+}
+
+void
+fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
+{
+  if (device->poll)
+    gst_poll_set_flushing (device->poll, flushing);
+}
+
+/* Waits until the node is ready for I/O.  FALSE with *result set when the
+ * wait ended without readiness (flushing or an error). */
+static gboolean
+wait_ready (FgrabDevice * device, FgrabIoResult * result, GError ** error)
+{
+  gint ret;
+
+  do {
+    ret = gst_poll_wait (device->poll, GST_CLOCK_TIME_NONE);
+  } while (ret < 0 && (errno == EINTR || errno == EAGAIN));
+
+  if (ret < 0) {
+    if (errno == EBUSY) {
+      *result = FGRAB_IO_FLUSHING;
+    } else {
+      gchar *debug = g_strdup_printf ("poll: %s", g_strerror (errno));
+
+      set_error (error, FGRAB_DEVICE_ERROR_IO, debug,
+          "Waiting for device '%s' failed.", device->path);
+      g_free (debug);
+      *result = FGRAB_IO_ERROR;
+    }
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static FgrabIoResult
+io_error (FgrabDevice * device, gint err, const gchar * op, GError ** error)
+{
+  gchar *debug = g_strdup_printf ("%s: %s", op, g_strerror (err));
+
+  switch (err) {
+    case ENODEV:
+    case ENXIO:
+      set_error (error, FGRAB_DEVICE_ERROR_DISCONNECTED, debug,
+          "Device '%s' was disconnected.", device->path);
+      break;
+    case EBUSY:
+      set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+          "Device '%s' is busy: another application holds its buffers "
+          "(it streams with mmap or holds the %s). Close it and try again.",
+          device->path, device->output ? "output" : "capture");
+      break;
+    case EINVAL:
+      set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, debug,
+          "Device '%s' does not support %s() with the current input, "
+          "output or format.", device->path, op);
+      break;
+    default:
+      set_error (error, FGRAB_DEVICE_ERROR_IO, debug,
+          "Could not %s device '%s'.", device->output ? "write to" :
+          "read from", device->path);
+      break;
+  }
+  g_free (debug);
+  return FGRAB_IO_ERROR;
+}
+
+FgrabIoResult
+fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
+    gsize * nread, GError ** error)
+{
+  FgrabIoResult result;
+  gboolean polled_error = FALSE;
+
+  *nread = 0;
+  for (;;) {
+    gssize n = read (device->fd, data, size);
+
+    if (n > 0) {
+      GST_LOG ("%s: read %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
+          device->path, n, size);
+      *nread = n;
+      return FGRAB_IO_OK;
+    }
+    if (n == 0) {
+      GST_DEBUG ("%s: read returned 0", device->path);
+      return FGRAB_IO_EOS;
+    }
+    if (errno == EINTR)
+      continue;
+    if (errno != EAGAIN)
+      return io_error (device, errno, "read", error);
+
+    /* poll said there was an error but read has none to tell: give up
+     * rather than spin */
+    if (polled_error)
+      return io_error (device, EIO, "read", error);
+
+    if (!wait_ready (device, &result, error))
+      return result;
+    polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+  }
+}
+
+FgrabIoResult
+fgrab_device_write (FgrabDevice * device, const guint8 * data, gsize size,
+    GError ** error)
+{
+  FgrabIoResult result;
+  gboolean polled_error = FALSE;
+
+  while (size > 0) {
+    gssize n = write (device->fd, data, size);
+
+    if (n > 0) {
+      GST_LOG ("%s: wrote %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
+          device->path, n, size);
+      data += n;
+      size -= n;
+      polled_error = FALSE;
+      continue;
+    }
+    if (n == 0) {
+      GST_DEBUG ("%s: write returned 0", device->path);
+      return FGRAB_IO_EOS;
+    }
+    if (errno == EINTR)
+      continue;
+    if (errno != EAGAIN)
+      return io_error (device, errno, "write", error);
+    if (polled_error)
+      return io_error (device, EIO, "write", error);
+
+    if (!wait_ready (device, &result, error))
+      return result;
+    polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+  }
+  return FGRAB_IO_OK;
+}
+
+void
+fgrab_device_post_error (GstElement * element, GError * error)
+{
+  const gchar *newline = strchr (error->message, '\n');
+  gchar *text, *debug = NULL;
+  GQuark domain = GST_RESOURCE_ERROR;
+  gint code;
+  gboolean output = GST_IS_BASE_SINK (element);
+
+  if (newline) {
+    text = g_strndup (error->message, newline - error->message);
+    if (newline[1] != '\0')
+      debug = g_strdup (newline + 1);
+  } else {
+    text = g_strdup (error->message);
+  }
+
+  switch (error->code) {
+    case FGRAB_DEVICE_ERROR_NOT_FOUND:
+    case FGRAB_DEVICE_ERROR_NOT_DEVICE:
+      code = GST_RESOURCE_ERROR_NOT_FOUND;
+      break;
+    case FGRAB_DEVICE_ERROR_PERMISSION:
+    case FGRAB_DEVICE_ERROR_OPEN:
+      code = output ? GST_RESOURCE_ERROR_OPEN_WRITE :
+          GST_RESOURCE_ERROR_OPEN_READ;
+      break;
+    case FGRAB_DEVICE_ERROR_BUSY:
+      code = GST_RESOURCE_ERROR_BUSY;
+      break;
+    case FGRAB_DEVICE_ERROR_FORMAT:
+      domain = GST_CORE_ERROR;
+      code = GST_CORE_ERROR_NEGOTIATION;
+      break;
+    case FGRAB_DEVICE_ERROR_NOT_V4L2:
+    case FGRAB_DEVICE_ERROR_WRONG_DIRECTION:
+    case FGRAB_DEVICE_ERROR_NO_READWRITE:
+    case FGRAB_DEVICE_ERROR_SETTINGS:
+      code = GST_RESOURCE_ERROR_SETTINGS;
+      break;
+    case FGRAB_DEVICE_ERROR_DISCONNECTED:
+    case FGRAB_DEVICE_ERROR_IO:
+    default:
+      code = output ? GST_RESOURCE_ERROR_WRITE : GST_RESOURCE_ERROR_READ;
+      break;
+  }
+
+  gst_element_message_full (element, GST_MESSAGE_ERROR, domain, code, text,
+      debug, __FILE__, GST_FUNCTION, __LINE__);
+}

@@ -1,0 +1,162 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifndef __FGRAB_DEVICE_H__
+#define __FGRAB_DEVICE_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <linux/videodev2.h>
+
+#include "fgrabformat.h"
+
+G_BEGIN_DECLS
+
+#define FGRAB_DEVICE_ERROR (fgrab_device_error_quark ())
+GQuark fgrab_device_error_quark (void);
+
+/* Why the device layer refused.  Each maps to one user-facing error in the
+ * elements (fgrab_device_post_error). */
+typedef enum
+{
+  FGRAB_DEVICE_ERROR_NOT_FOUND,
+  FGRAB_DEVICE_ERROR_PERMISSION,
+  FGRAB_DEVICE_ERROR_NOT_DEVICE,
+  FGRAB_DEVICE_ERROR_NOT_V4L2,
+  FGRAB_DEVICE_ERROR_WRONG_DIRECTION,
+  FGRAB_DEVICE_ERROR_NO_READWRITE,
+  FGRAB_DEVICE_ERROR_BUSY,
+  FGRAB_DEVICE_ERROR_OPEN,
+  FGRAB_DEVICE_ERROR_FORMAT,
+  FGRAB_DEVICE_ERROR_SETTINGS,
+  FGRAB_DEVICE_ERROR_DISCONNECTED,
+  FGRAB_DEVICE_ERROR_IO,
+} FgrabDeviceError;
+
+typedef enum
+{
+  FGRAB_IO_OK,
+  /* unlock() was called: give up without error. */
+  FGRAB_IO_FLUSHING,
+  /* Zero bytes: the other side is gone for good. */
+  FGRAB_IO_EOS,
+  /* The GError says what. */
+  FGRAB_IO_ERROR,
+} FgrabIoResult;
+
+/* The layout of one raw frame as the driver stores it. */
+typedef struct
+{
+  guint n_planes;
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+  /* bytes of picture data: the frame is complete at this many bytes */
+  gsize payload;
+  /* what the driver reports as sizeimage; >= payload */
+  gsize sizeimage;
+} FgrabFrameLayout;
+
+typedef struct
+{
+  guint32 capability;
+  guint32 mode;
+  guint32 extendedmode;
+  guint32 buffers;
+  /* timeperframe; 0/0 asks for the nominal rate */
+  guint32 period_n;
+  guint32 period_d;
+} FgrabStreamParams;
+
+typedef struct _FgrabDevice FgrabDevice;
+
+struct _FgrabDevice
+{
+  gchar *path;
+  gboolean output;
+  enum v4l2_buf_type type;
+
+  gint fd;
+  GstPoll *poll;
+  GstPollFD pollfd;
+
+  struct v4l2_capability vcap;
+  /* the capabilities of this node: device_caps when the driver has them */
+  guint32 node_caps;
+
+  /* fourccs the node enumerates, in its order */
+  GArray *fourccs;
+  /* probed caps, NULL until fgrab_device_probe_caps */
+  GstCaps *caps;
+
+  /* the format in force, as the driver answered S_FMT or G_FMT */
+  struct v4l2_format format;
+  const FgrabFormat *fgrab_format;
+};
+
+FgrabDevice *fgrab_device_new (const gchar * path, gboolean output);
+void fgrab_device_free (FgrabDevice * device);
+
+gboolean fgrab_device_open (FgrabDevice * device, GError ** error);
+gboolean fgrab_device_is_open (FgrabDevice * device);
+void fgrab_device_close (FgrabDevice * device);
+const gchar *fgrab_device_get_card (FgrabDevice * device);
+
+/* Caps of every format, size and frame interval the node offers, in the
+ * node's order.  Cached until close. */
+GstCaps *fgrab_device_probe_caps (FgrabDevice * device);
+
+/* Caps with the node's current format, size and rate: the preference used
+ * for fixation.  NULL when the current format has no caps. */
+GstCaps *fgrab_device_get_current_caps (FgrabDevice * device);
+
+/* S_FMT from fixed caps.  Fails with FGRAB_DEVICE_ERROR_FORMAT if the
+ * driver answers with another pixel format or size. */
+gboolean fgrab_device_set_format (FgrabDevice * device, GstCaps * caps,
+    GError ** error);
+/* The frame layout and a GstVideoInfo of the format in force. */
+gboolean fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
+    FgrabFrameLayout * layout);
+
+gboolean fgrab_device_get_params (FgrabDevice * device,
+    FgrabStreamParams * params, GError ** error);
+/* S_PARM with @params; on return @params holds what the driver kept.
+ * Without V4L2_CAP_TIMEPERFRAME the period is not sent.  Fails with
+ * FGRAB_DEVICE_ERROR_SETTINGS (the driver does not implement S_PARM:
+ * ENOTTY/EINVAL are reported as such, not guessed around). */
+gboolean fgrab_device_set_params (FgrabDevice * device,
+    FgrabStreamParams * params, GError ** error);
+
+/* Interruptible I/O on the node, waiting in the device's GstPoll. */
+void fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing);
+/* Reads once, waiting for data first if there is none.  *nread is > 0
+ * on FGRAB_IO_OK. */
+FgrabIoResult fgrab_device_read (FgrabDevice * device, guint8 * data,
+    gsize size, gsize * nread, GError ** error);
+/* Writes all of @size bytes, waiting for the node as often as needed. */
+FgrabIoResult fgrab_device_write (FgrabDevice * device, const guint8 * data,
+    gsize size, GError ** error);
+
+/* Posts @error on @element as a GST_ELEMENT_ERROR of the matching domain. */
+void fgrab_device_post_error (GstElement * element, GError * error);
+
+gchar *fgrab_fourcc_to_string (guint32 fourcc);
+
+G_END_DECLS
+
+#endif /* __FGRAB_DEVICE_H__ */

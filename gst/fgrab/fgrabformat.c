@@ -1,0 +1,168 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* The one table of V4L2 pixel formats the plugin knows, shared by both
+ * elements and the device layer.  A raw format is listed only where
+ * GStreamer's video library describes exactly the same memory layout:
+ * NV42, RGB565X, RGB555X, Y41P and the 4-bit-per-channel RGB formats have
+ * no GstVideoFormat and are left out rather than mislabelled. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <linux/videodev2.h>
+
+#include "fgrabformat.h"
+
+#define RAW(fourcc, vformat) \
+  { V4L2_PIX_FMT_##fourcc, FGRAB_FORMAT_KIND_RAW, GST_VIDEO_FORMAT_##vformat }
+
+static const FgrabFormat formats[] = {
+  /* Packed YUV */
+  RAW (YUYV, YUY2),
+  RAW (UYVY, UYVY),
+  RAW (YVYU, YVYU),
+  RAW (VYUY, VYUY),
+  RAW (YUV24, v308),
+  RAW (AYUV32, AYUV),
+  RAW (YUV32, AYUV),
+  RAW (VUYA32, VUYA),
+  /* Planar YUV */
+  RAW (YUV420, I420),
+  RAW (YVU420, YV12),
+  RAW (YUV422P, Y42B),
+  RAW (YUV411P, Y41B),
+  RAW (YUV410, YUV9),
+  RAW (YVU410, YVU9),
+  /* Semi-planar YUV */
+  RAW (NV12, NV12),
+  RAW (NV21, NV21),
+  RAW (NV16, NV16),
+  RAW (NV61, NV61),
+  RAW (NV24, NV24),
+  /* Luma only */
+  RAW (GREY, GRAY8),
+  RAW (Y16, GRAY16_LE),
+  RAW (Y16_BE, GRAY16_BE),
+  /* RGB: V4L2 names the memory order of the bytes, GStreamer too. */
+  RAW (RGB555, RGB15),
+  RAW (XRGB555, RGB15),
+  RAW (RGB565, RGB16),
+  RAW (RGB24, RGB),
+  RAW (BGR24, BGR),
+  RAW (RGB32, xRGB),
+  RAW (XRGB32, xRGB),
+  RAW (ARGB32, ARGB),
+  RAW (BGR32, BGRx),
+  RAW (XBGR32, BGRx),
+  RAW (ABGR32, BGRA),
+  RAW (RGBX32, RGBx),
+  RAW (RGBA32, RGBA),
+  RAW (BGRX32, xBGR),
+  RAW (BGRA32, ABGR),
+  /* Encoded */
+  {V4L2_PIX_FMT_MJPEG, FGRAB_FORMAT_KIND_FRAMED, GST_VIDEO_FORMAT_UNKNOWN},
+  {V4L2_PIX_FMT_JPEG, FGRAB_FORMAT_KIND_FRAMED, GST_VIDEO_FORMAT_UNKNOWN},
+  {V4L2_PIX_FMT_MPEG, FGRAB_FORMAT_KIND_STREAM, GST_VIDEO_FORMAT_UNKNOWN},
+};
+
+#undef RAW
+
+const FgrabFormat *
+fgrab_format_from_fourcc (guint32 fourcc)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    if (formats[i].fourcc == fourcc)
+      return &formats[i];
+  }
+  return NULL;
+}
+
+const FgrabFormat *
+fgrab_format_from_structure (const GstStructure * s)
+{
+  GstVideoFormat vformat;
+  const gchar *name;
+  guint i;
+
+  if (gst_structure_has_name (s, "image/jpeg"))
+    return fgrab_format_from_fourcc (V4L2_PIX_FMT_MJPEG);
+
+  if (gst_structure_has_name (s, "video/mpeg"))
+    return fgrab_format_from_fourcc (V4L2_PIX_FMT_MPEG);
+
+  if (!gst_structure_has_name (s, "video/x-raw"))
+    return NULL;
+
+  name = gst_structure_get_string (s, "format");
+  if (name == NULL)
+    return NULL;
+
+  vformat = gst_video_format_from_string (name);
+  if (vformat == GST_VIDEO_FORMAT_UNKNOWN)
+    return NULL;
+
+  /* The first entry wins where two fourccs share a layout: the newer,
+   * unambiguous names come first in the table. */
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    if (formats[i].video_format == vformat)
+      return &formats[i];
+  }
+  return NULL;
+}
+
+GstStructure *
+fgrab_format_new_structure (const FgrabFormat * format)
+{
+  switch (format->kind) {
+    case FGRAB_FORMAT_KIND_RAW:
+      return gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
+          gst_video_format_to_string (format->video_format), NULL);
+    case FGRAB_FORMAT_KIND_FRAMED:
+      return gst_structure_new_empty ("image/jpeg");
+    case FGRAB_FORMAT_KIND_STREAM:
+      return gst_structure_new ("video/mpeg", "mpegversion", G_TYPE_INT, 2,
+          "systemstream", G_TYPE_BOOLEAN, TRUE, NULL);
+  }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+GstCaps *
+fgrab_format_get_all_caps (void)
+{
+  GstCaps *caps;
+  guint i;
+
+  caps = gst_caps_new_empty ();
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    GstStructure *s = fgrab_format_new_structure (&formats[i]);
+
+    if (formats[i].kind != FGRAB_FORMAT_KIND_STREAM)
+      gst_structure_set (s,
+          "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+          "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+          "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+    caps = gst_caps_merge_structure (caps, s);
+  }
+  return gst_caps_simplify (caps);
+}

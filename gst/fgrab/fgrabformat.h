@@ -1,0 +1,57 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifndef __FGRAB_FORMAT_H__
+#define __FGRAB_FORMAT_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+/* How frames of a format arrive through read() and leave through write(). */
+typedef enum
+{
+  /* Raw video: a frame is exactly the image size, possibly over several
+   * reads. */
+  FGRAB_FORMAT_KIND_RAW,
+  /* Encoded frames of varying size (JPEG): one read() is one frame. */
+  FGRAB_FORMAT_KIND_FRAMED,
+  /* A byte stream with no frame boundaries (MPEG program stream). */
+  FGRAB_FORMAT_KIND_STREAM,
+} FgrabFormatKind;
+
+typedef struct
+{
+  guint32 fourcc;
+  FgrabFormatKind kind;
+  /* GST_VIDEO_FORMAT_UNKNOWN unless kind is RAW. */
+  GstVideoFormat video_format;
+} FgrabFormat;
+
+const FgrabFormat *fgrab_format_from_fourcc (guint32 fourcc);
+const FgrabFormat *fgrab_format_from_structure (const GstStructure * s);
+/* A new structure with the media type and format fields of @format only. */
+GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
+/* Every format in the table, with unrestricted size and rate. */
+GstCaps *fgrab_format_get_all_caps (void);
+
+G_END_DECLS
+
+#endif /* __FGRAB_FORMAT_H__ */

@@ -1,0 +1,244 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* A fake V4L2 read()/write() device for the unit tier.
+ *
+ * libfakev4l2.so is loaded with LD_PRELOAD and interposes open(), open64(),
+ * openat(), openat64(), close(), fstat(), fstat64(), stat(), stat64(),
+ * ioctl(), read() and write() for the paths registered with
+ * fake_v4l2_device_new(); every other path and fd goes to libc unchanged.
+ * A test program also links against it to configure devices and inspect
+ * what the element did.
+ *
+ * The fd handed to the application is one end of a real AF_UNIX socketpair,
+ * so poll() readiness is real and is not interposed: POLLIN is raised while a
+ * frame (or stream data) is available, POLLOUT while an output device accepts
+ * data.  A GstPoll therefore really sleeps on it.
+ */
+
+#ifndef __FAKE_V4L2_H__
+#define __FAKE_V4L2_H__
+
+#include <glib.h>
+#include <linux/videodev2.h>
+
+G_BEGIN_DECLS
+
+typedef struct _FakeV4l2Device FakeV4l2Device;
+
+typedef enum
+{
+  /* A new frame is always ready: frames 0, 1, 2, ... as fast as they are read. */
+  FAKE_V4L2_FRAMES_IMMEDIATE,
+  /* Frames become ready at the device's current timeperframe, on a real
+   * clock, from the first read() or poll wake-up on; unread frames beyond the
+   * queue depth (readbuffers, at least 1) are dropped, oldest first, and
+   * counted (fake_v4l2_device_get_dropped_frames). */
+  FAKE_V4L2_FRAMES_TIMED,
+  /* Only frames released with fake_v4l2_device_release_frames() become
+   * ready; until then the fd never polls readable. */
+  FAKE_V4L2_FRAMES_MANUAL,
+} FakeV4l2FrameMode;
+
+typedef enum
+{
+  /* Frames are raw: each is exactly sizeimage bytes, a read() returns at
+   * most the rest of the current frame (never crosses into the next one). */
+  FAKE_V4L2_CONTENT_RAW,
+  /* Each frame has its own size (fake_v4l2_frame_size()), shorter than
+   * sizeimage, like MJPEG through vb2; one read() returns at most the rest
+   * of that frame. */
+  FAKE_V4L2_CONTENT_VARIABLE,
+  /* An endless byte stream (MPEG program stream of an ivtv card): a read()
+   * returns min (count, stream chunk) bytes; frames do not exist.  Byte k
+   * of the stream is fake_v4l2_stream_byte (k). */
+  FAKE_V4L2_CONTENT_STREAM,
+} FakeV4l2Content;
+
+typedef enum
+{
+  /* S_PARM takes any timeperframe as asked (0/0: the nominal rate). */
+  FAKE_V4L2_RATE_ACCEPT,
+  /* S_PARM snaps to the nearest enumerated discrete interval of the current
+   * format and size (or clamps to the stepwise range). */
+  FAKE_V4L2_RATE_NEAREST,
+  /* S_PARM ignores the requested rate and answers with the current one
+   * (vivid's non-webcam inputs do this). */
+  FAKE_V4L2_RATE_FIXED,
+} FakeV4l2RatePolicy;
+
+typedef enum
+{
+  /* vb2 style: bytes accumulate and a frame is complete at sizeimage. */
+  FAKE_V4L2_WRITE_ACCUMULATE,
+  /* v4l2loopback style: every write() is one whole frame (count capped to
+   * sizeimage). */
+  FAKE_V4L2_WRITE_PER_CALL,
+} FakeV4l2WritePolicy;
+
+/* Registration.  @path need not exist on disk.  A capture device by default
+ * has capabilities VIDEO_CAPTURE|READWRITE|DEVICE_CAPS (device_caps
+ * VIDEO_CAPTURE|READWRITE); an output device VIDEO_OUTPUT|READWRITE|...
+ * card "Fake V4L2 device", driver "fakev4l2", bus_info "platform:fakev4l2".
+ * No formats until added; current format is the first one added with its
+ * first size, field NONE, colorspace SRGB; parm capability TIMEPERFRAME,
+ * timeperframe 1/30, readbuffers/writebuffers 2, supported capture/output
+ * modes V4L2_MODE_HIGHQUALITY, frame mode IMMEDIATE, content RAW, rate
+ * policy ACCEPT, nominal rate 1/25 (timeperframe). */
+FakeV4l2Device *fake_v4l2_device_new (const gchar * path, gboolean output);
+void fake_v4l2_device_free (FakeV4l2Device * dev);
+/* Unregisters and frees every device (call between tests). */
+void fake_v4l2_reset (void);
+
+/* Identity. device_caps == 0 means: V4L2_CAP_DEVICE_CAPS not set and
+ * device_caps left zero, so the app must use @capabilities. */
+void fake_v4l2_device_set_card (FakeV4l2Device * dev, const gchar * card);
+void fake_v4l2_device_set_caps (FakeV4l2Device * dev, guint32 capabilities,
+    guint32 device_caps);
+
+/* Formats, enumerated in the order added.  Flags are V4L2_FMT_FLAG_*. */
+void fake_v4l2_device_add_format (FakeV4l2Device * dev, guint32 pixelformat,
+    guint32 flags, const gchar * description);
+void fake_v4l2_device_add_size (FakeV4l2Device * dev, guint32 pixelformat,
+    guint width, guint height);
+/* Replaces discrete sizes with a STEPWISE (or CONTINUOUS when both steps
+ * are 1 and @continuous) range for ENUM_FRAMESIZES. */
+void fake_v4l2_device_set_size_range (FakeV4l2Device * dev,
+    guint32 pixelformat, guint min_w, guint max_w, guint step_w,
+    guint min_h, guint max_h, guint step_h, gboolean continuous);
+/* Discrete intervals for one size (or every size of the format when width
+ * and height are 0).  Default when none is given: 1/30 only. */
+void fake_v4l2_device_add_interval (FakeV4l2Device * dev, guint32 pixelformat,
+    guint width, guint height, guint numerator, guint denominator);
+void fake_v4l2_device_set_interval_range (FakeV4l2Device * dev,
+    guint32 pixelformat, guint min_num, guint min_den, guint max_num,
+    guint max_den, guint step_num, guint step_den);
+/* FALSE: ENUM_FRAMESIZES and ENUM_FRAMEINTERVALS answer ENOTTY, and
+ * TRY_FMT/S_FMT clamp width/height into the size range (or, if none set,
+ * 16x16..4096x4096). */
+void fake_v4l2_device_set_enumerates_sizes (FakeV4l2Device * dev,
+    gboolean enumerates);
+
+/* Current format.  bytesperline/sizeimage 0 = computed (tight, per the
+ * fake's own table of bytes per pixel); @bpl_padding adds that many bytes
+ * to every line of every plane of formats computed from then on;
+ * @sizeimage_padding adds bytes to sizeimage (v4l2loopback page rounding). */
+void fake_v4l2_device_set_format (FakeV4l2Device * dev, guint32 pixelformat,
+    guint width, guint height, guint32 field, guint32 colorspace);
+void fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
+    guint sizeimage_padding);
+/* When set, S_FMT answers with this pixelformat/size whatever is asked
+ * (a driver that changes the format behind the app's back). 0 = off. */
+void fake_v4l2_device_force_format (FakeV4l2Device * dev, guint32 pixelformat,
+    guint width, guint height);
+/* Fills @fmt with the current format as G_FMT would. */
+void fake_v4l2_device_get_format (FakeV4l2Device * dev,
+    struct v4l2_format * fmt);
+
+/* Streaming parameters.  capability: V4L2_CAP_TIMEPERFRAME or 0 (then
+ * S_PARM leaves timeperframe alone).  Supported modes: bits that S_PARM
+ * keeps in capturemode/outputmode; others are cleared.  readbuffers are
+ * clamped to [1, max_buffers]; 0 in S_PARM keeps the current value. */
+void fake_v4l2_device_set_parm (FakeV4l2Device * dev, guint32 capability,
+    guint numerator, guint denominator);
+void fake_v4l2_device_set_modes (FakeV4l2Device * dev, guint32 supported_modes,
+    guint32 current_modes);
+void fake_v4l2_device_set_buffers (FakeV4l2Device * dev, guint current,
+    guint max_buffers);
+void fake_v4l2_device_set_rate_policy (FakeV4l2Device * dev,
+    FakeV4l2RatePolicy policy);
+void fake_v4l2_device_set_nominal_rate (FakeV4l2Device * dev, guint numerator,
+    guint denominator);
+/* Fills @parm with the current parameters as G_PARM would. */
+void fake_v4l2_device_get_parm (FakeV4l2Device * dev,
+    struct v4l2_streamparm * parm);
+
+/* Frames. */
+void fake_v4l2_device_set_frame_mode (FakeV4l2Device * dev,
+    FakeV4l2FrameMode mode);
+void fake_v4l2_device_set_content (FakeV4l2Device * dev,
+    FakeV4l2Content content);
+/* MANUAL mode: makes @n more frames ready (wakes poll). */
+void fake_v4l2_device_release_frames (FakeV4l2Device * dev, guint n);
+/* Every read() returns at most @max bytes (0 = no limit). */
+void fake_v4l2_device_set_short_reads (FakeV4l2Device * dev, gsize max);
+/* STREAM content: largest chunk one read() returns (default 4096). */
+void fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk);
+
+/* Byte @i of raw frame @n: ((n * 7) + (i * 13) + (i >> 8)) & 0xff,
+ * so any misplaced or missing byte is detected. Frames count from 0 at
+ * open. */
+guint8 fake_v4l2_frame_byte (guint64 n, gsize i);
+/* VARIABLE content: size of frame @n given sizeimage: between sizeimage/4
+ * and sizeimage/2, different for consecutive frames; it starts with
+ * 0xff 0xd8 and ends with 0xff 0xd9, bytes between as fake_v4l2_frame_byte. */
+gsize fake_v4l2_frame_size (guint64 n, gsize sizeimage);
+guint8 fake_v4l2_stream_byte (guint64 k);
+
+/* Fault injection.  Errors queued for the next read()/write() calls: the
+ * next @count calls (after @after_frames more frames have been completely
+ * read or written; 0 = immediately) fail with @err (EINTR, EAGAIN, EIO,
+ * ENODEV, EBUSY, ...).  count G_MAXUINT = forever. */
+void fake_v4l2_device_inject_io_error (FakeV4l2Device * dev, int err,
+    guint after_frames, guint count);
+/* Make every call of ioctl @request fail with @err (0 = stop). */
+void fake_v4l2_device_inject_ioctl_error (FakeV4l2Device * dev,
+    unsigned long request, int err);
+/* open() of the path fails with @err (EACCES, EBUSY, ENOENT, ...). 0 = off. */
+void fake_v4l2_device_set_open_error (FakeV4l2Device * dev, int err);
+/* st_mode file type reported by stat/fstat (default S_IFCHR). */
+void fake_v4l2_device_set_file_type (FakeV4l2Device * dev, guint file_type);
+
+/* Output devices. */
+void fake_v4l2_device_set_write_policy (FakeV4l2Device * dev,
+    FakeV4l2WritePolicy policy);
+/* Every write() accepts at most @max bytes (0 = no limit). */
+void fake_v4l2_device_set_short_writes (FakeV4l2Device * dev, gsize max);
+/* TRUE: the fd stops polling writable and write() gives EAGAIN until set
+ * back to FALSE (a device that does not take data). */
+void fake_v4l2_device_set_write_blocked (FakeV4l2Device * dev,
+    gboolean blocked);
+guint fake_v4l2_device_get_written_frame_count (FakeV4l2Device * dev);
+/* The bytes of written frame @index (a new GBytes, or NULL). */
+GBytes *fake_v4l2_device_get_written_frame (FakeV4l2Device * dev,
+    guint index);
+/* Format in effect when frame @index was completed. */
+gboolean fake_v4l2_device_get_written_frame_format (FakeV4l2Device * dev,
+    guint index, struct v4l2_format * fmt);
+
+/* Recording.  Counts every ioctl with @request on this device's fds since
+ * creation (or fake_v4l2_device_clear_log). */
+guint fake_v4l2_device_get_ioctl_count (FakeV4l2Device * dev,
+    unsigned long request);
+/* What the application passed to the last S_FMT / S_PARM, before the fake
+ * adjusted it; FALSE if none was seen. */
+gboolean fake_v4l2_device_get_last_s_fmt (FakeV4l2Device * dev,
+    struct v4l2_format * fmt);
+gboolean fake_v4l2_device_get_last_s_parm (FakeV4l2Device * dev,
+    struct v4l2_streamparm * parm);
+void fake_v4l2_device_clear_log (FakeV4l2Device * dev);
+/* Number of this device's fds currently open. */
+guint fake_v4l2_device_get_open_count (FakeV4l2Device * dev);
+/* Frames completely read (capture) and frames dropped (TIMED mode). */
+guint64 fake_v4l2_device_get_frames_read (FakeV4l2Device * dev);
+guint64 fake_v4l2_device_get_dropped_frames (FakeV4l2Device * dev);
+
+G_END_DECLS
+
+#endif /* __FAKE_V4L2_H__ */
