@@ -43,7 +43,7 @@ GST_DEBUG_CATEGORY_STATIC (fgrab_device_debug);
 /* Largest size asked of a driver that does not enumerate sizes. */
 #define PROBE_MAX_DIMENSION 32768
 
-G_DEFINE_QUARK (fgrab-device-error-quark, fgrab_device_error);
+G_DEFINE_QUARK (fgrab - device - error - quark, fgrab_device_error);
 
 /* Capture and output parameters share one layout, so one code path
  * serves both through parm.capture. */
@@ -79,10 +79,11 @@ fgrab_fourcc_to_string (guint32 fourcc)
  * details for debugging after it; fgrab_device_post_error splits them. */
 static void
 set_error (GError ** error, FgrabDeviceError code, const gchar * debug,
-    const gchar * format, ...) G_GNUC_PRINTF (4, 5);
+    const gchar * format, ...)
+G_GNUC_PRINTF (4, 5);
 
-static void
-set_error (GError ** error, FgrabDeviceError code, const gchar * debug,
+     static void
+         set_error (GError ** error, FgrabDeviceError code, const gchar * debug,
     const gchar * format, ...)
 {
   gchar *text;
@@ -170,8 +171,7 @@ check_capabilities (FgrabDevice * device, GError ** error)
     } else if (caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE) {
       set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
           "Device '%s' does not support read(): it only captures "
-          "multi-planar formats, which need streaming I/O. Use v4l2src.",
-          path);
+          "multi-planar formats, which need streaming I/O. Use v4l2src.", path);
     } else {
       set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video capture device. Give the path of a "
@@ -184,8 +184,7 @@ check_capabilities (FgrabDevice * device, GError ** error)
     if (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) {
       set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video output device: it is a video capture "
-          "node. Use fgrabsrc to read from it, or give the output node.",
-          path);
+          "node. Use fgrabsrc to read from it, or give the output node.", path);
     } else if (caps & V4L2_CAP_VIDEO_OUTPUT_MPLANE) {
       set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
           "Device '%s' does not support write(): it only takes "
@@ -798,8 +797,7 @@ probe_sizes (FgrabDevice * device, GstCaps * caps, const FgrabFormat * format,
   } else {
     g_value_unset (&w);
     g_value_init (&w, GST_TYPE_INT_RANGE);
-    gst_value_set_int_range (&w, min_fmt.fmt.pix.width,
-        max_fmt.fmt.pix.width);
+    gst_value_set_int_range (&w, min_fmt.fmt.pix.width, max_fmt.fmt.pix.width);
   }
   if (min_fmt.fmt.pix.height >= max_fmt.fmt.pix.height) {
     g_value_set_int (&h, max_fmt.fmt.pix.height);
@@ -927,8 +925,7 @@ find_fourcc (FgrabDevice * device, const GstStructure * s)
 }
 
 gboolean
-fgrab_device_set_format (FgrabDevice * device, GstCaps * caps,
-    GError ** error)
+fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 {
   const GstStructure *s;
   struct v4l2_format fmt;
@@ -1103,8 +1100,7 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
       layout->stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
     }
 
-    plane_height = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c,
-        pix->height);
+    plane_height = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c, pix->height);
     layout->offset[p] = offset;
     offset += (gsize) layout->stride[p] * plane_height;
   }
@@ -1127,8 +1123,7 @@ fgrab_device_get_params (FgrabDevice * device, FgrabStreamParams * params,
     gchar *debug = g_strdup_printf ("VIDIOC_G_PARM: %s", g_strerror (errno));
 
     set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
-        "Device '%s' does not report its streaming parameters.",
-        device->path);
+        "Device '%s' does not report its streaming parameters.", device->path);
     g_free (debug);
     return FALSE;
   }

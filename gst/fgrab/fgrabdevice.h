@@ -27,9 +27,8 @@
 #include "fgrabformat.h"
 
 G_BEGIN_DECLS
-
 #define FGRAB_DEVICE_ERROR (fgrab_device_error_quark ())
-GQuark fgrab_device_error_quark (void);
+    GQuark fgrab_device_error_quark (void);
 
 /* Why the device layer refused.  Each maps to one user-facing error in the
  * elements (fgrab_device_post_error). */
@@ -158,5 +157,4 @@ void fgrab_device_post_error (GstElement * element, GError * error);
 gchar *fgrab_fourcc_to_string (guint32 fourcc);
 
 G_END_DECLS
-
 #endif /* __FGRAB_DEVICE_H__ */

@@ -24,9 +24,8 @@
 #include <gst/video/video.h>
 
 G_BEGIN_DECLS
-
 /* How frames of a format arrive through read() and leave through write(). */
-typedef enum
+    typedef enum
 {
   /* Raw video: a frame is exactly the image size, possibly over several
    * reads. */
@@ -53,5 +52,4 @@ GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
 GstCaps *fgrab_format_get_all_caps (void);
 
 G_END_DECLS
-
 #endif /* __FGRAB_FORMAT_H__ */

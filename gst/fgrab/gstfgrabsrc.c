@@ -131,7 +131,7 @@ gst_fgrab_capture_mode_get_type (void)
   static GType type = 0;
   static const GFlagsValue values[] = {
     {GST_FGRAB_CAPTURE_MODE_HIGH_QUALITY,
-        "High quality mode for still captures (V4L2_MODE_HIGHQUALITY)",
+          "High quality mode for still captures (V4L2_MODE_HIGHQUALITY)",
         "high-quality"},
     {0, NULL, NULL},
   };
@@ -730,8 +730,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   if (caps == NULL || gst_caps_is_empty (caps)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("None of the formats of device '%s' is accepted downstream.",
-            self->device->path), ("device offers %" GST_PTR_FORMAT,
-            thiscaps));
+            self->device->path), ("device offers %" GST_PTR_FORMAT, thiscaps));
     gst_caps_unref (thiscaps);
     gst_clear_caps (&caps);
     return FALSE;
@@ -741,8 +740,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   caps = gst_fgrab_src_fixate (bsrc, caps);
   GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, caps);
 
-  if (self->configured_caps &&
-      gst_caps_is_subset (self->configured_caps, caps)) {
+  if (self->configured_caps && gst_caps_is_subset (self->configured_caps, caps)) {
     /* what runs already satisfies downstream: leave the device alone */
     result = gst_caps_ref (self->configured_caps);
   } else {
@@ -774,8 +772,7 @@ gst_fgrab_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps)
   GstCaps *result;
   gboolean ok;
 
-  if (self->configured_caps && gst_caps_is_equal (caps,
-          self->configured_caps))
+  if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps))
     return TRUE;
 
   /* caps set from outside negotiate(): configure and insist on them */
@@ -1056,8 +1053,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
             ++self->eio_count < MAX_CONSECUTIVE_EIO) {
           /* the kernel starts a new frame after an error */
           GST_WARNING_OBJECT (self, "read error %u, dropping %" G_GSIZE_FORMAT
-              " bytes of the frame: %s", self->eio_count, got,
-              error->message);
+              " bytes of the frame: %s", self->eio_count, got, error->message);
           g_clear_error (&error);
           got = 0;
           self->discont = TRUE;

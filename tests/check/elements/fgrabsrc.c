@@ -1,0 +1,1149 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* fgrabsrc against the fake V4L2 device (tests/fakedev): what the element
+ * asks of the driver, what it makes of the answers, and what reaches
+ * downstream. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "fakev4l2.h"
+
+#define FAKE_PATH "/dev/fake-video0"
+
+static FakeV4l2Device *
+new_camera (void)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+
+  fake_v4l2_device_set_card (dev, "Fake camera");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 15);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
+  return dev;
+}
+
+/* A camera offering only @fourcc at @width x @height. */
+static FakeV4l2Device *
+new_single_format_camera (guint32 fourcc, guint32 flags, guint width,
+    guint height)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+
+  fake_v4l2_device_add_format (dev, fourcc, flags, "format");
+  fake_v4l2_device_add_size (dev, fourcc, width, height);
+  fake_v4l2_device_add_interval (dev, fourcc, 0, 0, 1, 30);
+  fake_v4l2_device_set_format (dev, fourcc, width, height, V4L2_FIELD_NONE,
+      V4L2_COLORSPACE_SRGB);
+  return dev;
+}
+
+static GstHarness *
+new_harness (const gchar * extra)
+{
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " %s",
+      extra ? extra : "");
+  GstHarness *h = gst_harness_new_parse (desc);
+
+  g_free (desc);
+  return h;
+}
+
+static GstCaps *
+harness_caps (GstHarness * h)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+
+  fail_unless (caps != NULL);
+  return caps;
+}
+
+/* Byte-exact check of raw frame @n against the device's own layout: the
+ * driver's line length is bytesperline, chroma lines scale with
+ * subsampling as in the V4L2 spec. */
+static void
+check_raw_frame (GstBuffer * buf, GstCaps * caps,
+    const struct v4l2_format *fmt, guint64 n)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gsize dev_offset = 0;
+  guint p;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
+    const GstVideoFormatInfo *finfo = info.finfo;
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gint c, rows, row_bytes, y, x;
+    gsize dev_stride;
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+
+    gst_video_format_info_component (finfo, p, comp);
+    c = comp[0];
+    dev_stride = p == 0 ? fmt->fmt.pix.bytesperline :
+        ((gsize) fmt->fmt.pix.bytesperline *
+        GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c) /
+        GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0)) >>
+        GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, c);
+    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (&frame, c) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
+
+    for (y = 0; y < rows; y++) {
+      for (x = 0; x < row_bytes; x++) {
+        gsize i = dev_offset + (gsize) y * dev_stride + x;
+        guint8 want = fake_v4l2_frame_byte (n, i);
+        guint8 got = data[(gsize) y * stride + x];
+
+        if (got != want)
+          fail ("frame %" G_GUINT64_FORMAT " plane %u row %d byte %d: "
+              "0x%02x, expected 0x%02x", n, p, y, x, got, want);
+      }
+    }
+    dev_offset += dev_stride * rows;
+  }
+  gst_video_frame_unmap (&frame);
+}
+
+static void
+pull_and_check_frames (GstHarness * h, FakeV4l2Device * dev, guint count)
+{
+  struct v4l2_format fmt;
+  GstCaps *caps;
+  guint i;
+
+  for (i = 0; i < count; i++) {
+    GstBuffer *buf = gst_harness_pull (h);
+
+    fail_unless (buf != NULL);
+    if (i == 0) {
+      caps = harness_caps (h);
+      fake_v4l2_device_get_format (dev, &fmt);
+    }
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), i);
+    check_raw_frame (buf, caps, &fmt, i);
+    gst_buffer_unref (buf);
+  }
+  gst_caps_unref (caps);
+}
+
+/* Sets @desc's pipeline to @state and returns the first error message's
+ * text, or NULL if the state change worked without one. */
+static gchar *
+error_text_for_pipeline (const gchar * desc, GstState state)
+{
+  GstElement *pipeline;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *text = NULL;
+  GError *parse_error = NULL;
+
+  pipeline = gst_parse_launch (desc, &parse_error);
+  fail_unless (pipeline != NULL, "%s", parse_error ? parse_error->message : "");
+  bus = gst_element_get_bus (pipeline);
+
+  gst_element_set_state (pipeline, state);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_ASYNC_DONE);
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ASYNC_DONE) {
+    gst_message_unref (msg);
+    msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
+  }
+  if (msg) {
+    gst_message_parse_error (msg, &err, NULL);
+    text = g_strdup (err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+  }
+
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return text;
+}
+
+static void
+assert_error_contains (const gchar * desc, GstState state, const gchar * phrase)
+{
+  gchar *text = error_text_for_pipeline (desc, state);
+
+  fail_unless (text != NULL, "no error for '%s'", desc);
+  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
+      phrase);
+  g_free (text);
+}
+
+static void
+assert_open_error (const gchar * phrase)
+{
+  gchar *text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+      " ! fakesink", GST_STATE_READY);
+
+  fail_unless (text != NULL, "opening did not fail");
+  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
+      phrase);
+  fail_unless (strstr (text, FAKE_PATH) != NULL,
+      "error '%s' does not name the device", text);
+  g_free (text);
+}
+
+static guint
+count_open_fds (void)
+{
+  GDir *dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  fail_unless (dir != NULL);
+  while (g_dir_read_name (dir))
+    n++;
+  g_dir_close (dir);
+  return n;
+}
+
+static void
+setup (void)
+{
+  fake_v4l2_reset ();
+}
+
+static void
+teardown (void)
+{
+  fake_v4l2_reset ();
+}
+
+GST_START_TEST (test_template_caps_until_open)
+{
+  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  GstPad *pad = gst_element_get_static_pad (src, "src");
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  GstCaps *jpeg = gst_caps_from_string ("image/jpeg");
+  GstCaps *mpeg =
+      gst_caps_from_string ("video/mpeg, mpegversion=2, systemstream=true");
+  GstCaps *nv12 = gst_caps_from_string ("video/x-raw, format=NV12");
+
+  fail_unless (gst_caps_can_intersect (caps, jpeg));
+  fail_unless (gst_caps_can_intersect (caps, mpeg));
+  fail_unless (gst_caps_can_intersect (caps, nv12));
+  fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (src),
+          "device-name") != NULL);
+
+  gst_caps_unref (jpeg);
+  gst_caps_unref (mpeg);
+  gst_caps_unref (nv12);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_probed_caps_equal_device_offer)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstElement *src;
+  GstPad *pad;
+  GstCaps *caps, *expected;
+  gchar *name = NULL;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_GREY, 0, "Grey");
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_GREY, 16, 1920, 16,
+      16, 1080, 8, FALSE);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_GREY, 0, 0, 1, 60);
+  /* a format GStreamer has no name for is left out */
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_Y41P, 0, "Y41P");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_Y41P, 320, 240);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 1280, 720);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_MJPEG, 0, 0, 1, 30);
+
+  src = gst_element_factory_make ("fgrabsrc", NULL);
+  g_object_set (src, "device", FAKE_PATH, NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_get (src, "device-name", &name, NULL);
+  fail_unless_equals_string (name, "Fake camera");
+  g_free (name);
+
+  pad = gst_element_get_static_pad (src, "src");
+  caps = gst_pad_query_caps (pad, NULL);
+  GST_INFO ("probed %" GST_PTR_FORMAT, caps);
+
+  expected = gst_caps_from_string ("video/x-raw, format=YUY2, width=320, "
+      "height=240, framerate={ 30/1, 15/1 }, pixel-aspect-ratio=1/1, "
+      "interlace-mode=progressive; "
+      "video/x-raw, format=YUY2, width=640, height=480, "
+      "framerate={ 30/1, 15/1 }, pixel-aspect-ratio=1/1, "
+      "interlace-mode=progressive; "
+      "video/x-raw, format=GRAY8, width=[ 16, 1920, 16 ], "
+      "height=[ 16, 1080, 8 ], framerate=60/1, pixel-aspect-ratio=1/1, "
+      "interlace-mode=progressive; "
+      "image/jpeg, width=1280, height=720, framerate=30/1");
+  fail_unless_equals_int (gst_caps_get_size (caps),
+      gst_caps_get_size (expected));
+  /* colorimetry is the device's and comes on top of the expected fields */
+  fail_unless (gst_caps_is_subset (caps, expected),
+      "probed %" GST_PTR_FORMAT, caps);
+  {
+    GstVideoColorimetry cinfo;
+    const gchar *str = gst_structure_get_string (gst_caps_get_structure
+        (caps, 0), "colorimetry");
+
+    fail_unless (str != NULL);
+    fail_unless (gst_video_colorimetry_from_string (&cinfo, str));
+    /* sRGB colorspace on a YUV format: BT.601 matrix, limited range */
+    fail_unless_equals_int (cinfo.matrix, GST_VIDEO_COLOR_MATRIX_BT601);
+    fail_unless_equals_int (cinfo.range, GST_VIDEO_COLOR_RANGE_16_235);
+    fail_unless_equals_int (cinfo.transfer, GST_VIDEO_TRANSFER_SRGB);
+  }
+
+  gst_caps_unref (expected);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_element_set_state (src, GST_STATE_NULL);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_from_try_fmt_when_not_enumerated)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_UYVY, 0,
+      720, 576);
+  GstElement *src;
+  GstPad *pad;
+  GstCaps *caps, *expected;
+
+  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_UYVY, 48, 720, 1, 32,
+      576, 1, TRUE);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 25);
+
+  src = gst_element_factory_make ("fgrabsrc", NULL);
+  g_object_set (src, "device", FAKE_PATH, NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  pad = gst_element_get_static_pad (src, "src");
+  caps = gst_pad_query_caps (pad, NULL);
+
+  /* no interval enumeration but TIMEPERFRAME: any rate may be asked */
+  expected = gst_caps_from_string ("video/x-raw, format=UYVY, "
+      "width=[ 48, 720 ], height=[ 32, 576 ], "
+      "framerate=[ 0/1, 2147483647/1 ]");
+  fail_unless_equals_int (gst_caps_get_size (caps), 1);
+  fail_unless (gst_caps_is_subset (caps, expected),
+      "probed %" GST_PTR_FORMAT, caps);
+  fail_unless (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_TRY_FMT) > 0);
+
+  gst_caps_unref (expected);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_element_set_state (src, GST_STATE_NULL);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+static const guint32 raw_fourccs[] = {
+  V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_YVYU, V4L2_PIX_FMT_VYUY,
+  V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_NV21, V4L2_PIX_FMT_NV16, V4L2_PIX_FMT_NV61,
+  V4L2_PIX_FMT_NV24, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420,
+  V4L2_PIX_FMT_YUV422P, V4L2_PIX_FMT_YUV411P, V4L2_PIX_FMT_YUV410,
+  V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_Y16, V4L2_PIX_FMT_RGB565,
+  V4L2_PIX_FMT_RGB555, V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_BGR24,
+  V4L2_PIX_FMT_XRGB32, V4L2_PIX_FMT_XBGR32, V4L2_PIX_FMT_ARGB32,
+  V4L2_PIX_FMT_ABGR32, V4L2_PIX_FMT_RGBA32, V4L2_PIX_FMT_BGRA32,
+};
+
+GST_START_TEST (test_each_raw_format_gives_intact_frames)
+{
+  guint32 fourcc = raw_fourccs[__i__];
+  FakeV4l2Device *dev;
+  GstHarness *h;
+  struct v4l2_format fmt;
+
+  GST_INFO ("format %" GST_FOURCC_FORMAT, GST_FOURCC_ARGS (fourcc));
+  /* 64x48 keeps every subsampled plane whole */
+  dev = new_single_format_camera (fourcc, 0, 64, 48);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+
+  pull_and_check_frames (h, dev, 3);
+
+  fail_unless (fake_v4l2_device_get_last_s_fmt (dev, &fmt));
+  fail_unless_equals_int (fmt.fmt.pix.pixelformat, fourcc);
+  fail_unless_equals_int (fmt.fmt.pix.width, 64);
+  fail_unless_equals_int (fmt.fmt.pix.height, 48);
+
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_padded_lines_repacked_without_video_meta)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h;
+
+  dev = new_single_format_camera (V4L2_PIX_FMT_YUV420, 0, 64, 48);
+  fake_v4l2_device_set_padding (dev, 32, 0);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_padded_lines_described_by_video_meta)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h;
+  GstBuffer *buf;
+  GstVideoMeta *meta;
+  struct v4l2_format fmt;
+
+  dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0, 64, 48);
+  fake_v4l2_device_set_padding (dev, 32, 0);
+  h = new_harness (NULL);
+  gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
+  gst_harness_play (h);
+
+  pull_and_check_frames (h, dev, 2);
+  buf = gst_harness_pull (h);
+  meta = gst_buffer_get_video_meta (buf);
+  fail_unless (meta != NULL);
+  fake_v4l2_device_get_format (dev, &fmt);
+  fail_unless_equals_int (meta->stride[0], fmt.fmt.pix.bytesperline);
+  fail_unless_equals_int (fmt.fmt.pix.bytesperline, 64 * 2 + 32);
+  gst_buffer_unref (buf);
+
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_fixation_prefers_current_format_size_rate)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+  GstCaps *caps, *expected;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_GREY, 0, "Grey");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_GREY, 320, 240);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_GREY, 640, 480);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_GREY, 0, 0, 1, 30);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_GREY, 0, 0, 1, 15);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_GREY, 640, 480,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 15);
+
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  caps = harness_caps (h);
+  expected = gst_caps_from_string ("video/x-raw, format=GRAY8, width=640, "
+      "height=480, framerate=15/1");
+  fail_unless (gst_caps_is_subset (caps, expected), "got %" GST_PTR_FORMAT,
+      caps);
+  gst_caps_unref (expected);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_s_parm_gets_rate_and_capture_parameters)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+  struct v4l2_streamparm parm;
+  GstCaps *caps;
+  gint fps_n, fps_d;
+
+  fake_v4l2_device_set_buffers (dev, 2, 8);
+  h = new_harness ("capturemode=high-quality extendedmode=7 readbuffers=4");
+  gst_harness_set_sink_caps_str (h, "video/x-raw, framerate=15/1");
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  fail_unless (fake_v4l2_device_get_last_s_parm (dev, &parm));
+  fail_unless_equals_int (parm.type, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+  fail_unless_equals_int (parm.parm.capture.timeperframe.numerator, 1);
+  fail_unless_equals_int (parm.parm.capture.timeperframe.denominator, 15);
+  fail_unless_equals_int (parm.parm.capture.capturemode, V4L2_MODE_HIGHQUALITY);
+  fail_unless_equals_int (parm.parm.capture.extendedmode, 7);
+  fail_unless_equals_int (parm.parm.capture.readbuffers, 4);
+
+  caps = harness_caps (h);
+  fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &fps_n, &fps_d));
+  fail_unless_equals_int (fps_n, 15);
+  fail_unless_equals_int (fps_d, 1);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_readbuffers_and_capturemode_read_back_driver_values)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+  GstElement *src;
+  guint readbuffers, mode;
+
+  fake_v4l2_device_set_buffers (dev, 2, 3);
+  /* this driver has no high quality mode and clears the flag */
+  fake_v4l2_device_set_modes (dev, 0, 0);
+  h = new_harness ("readbuffers=10 capturemode=high-quality");
+  src = gst_harness_find_element (h, "fgrabsrc");
+
+  g_object_get (src, "readbuffers", &readbuffers, "capturemode", &mode, NULL);
+  fail_unless_equals_int (readbuffers, 10);
+  fail_unless_equals_int (mode, 1);
+
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  g_object_get (src, "readbuffers", &readbuffers, "capturemode", &mode, NULL);
+  fail_unless_equals_int (readbuffers, 3);
+  fail_unless_equals_int (mode, 0);
+
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_driver_adjusted_rate_goes_into_caps)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstElement *pipeline, *sink;
+  GstBus *bus;
+  GstMessage *msg;
+  GstCaps *caps;
+  GstPad *pad;
+  gint fps_n, fps_d;
+  struct v4l2_streamparm parm;
+  GError *err = NULL;
+
+  /* enumerates 30 and 15 but runs at 25 whatever is asked, like vivid's
+   * TV inputs */
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 25);
+  fake_v4l2_device_set_rate_policy (dev, FAKE_V4L2_RATE_FIXED);
+
+  pipeline = gst_parse_launch ("fgrabsrc device=" FAKE_PATH " num-buffers=2 "
+      "! fakesink name=sink", NULL);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning about the rate");
+  gst_message_parse_warning (msg, &err, NULL);
+  fail_unless (strstr (err->message, "frame rate") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "25/1") != NULL, "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  caps = gst_pad_get_current_caps (pad);
+  fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &fps_n, &fps_d));
+  fail_unless_equals_int (fps_n, 25);
+  fail_unless_equals_int (fps_d, 1);
+  /* the element asked for an enumerated rate, the driver kept its own */
+  fail_unless (fake_v4l2_device_get_last_s_parm (dev, &parm));
+  fail_unless_equals_int (parm.parm.capture.timeperframe.denominator, 30);
+
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_open_rate_asks_driver_for_nominal_rate)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0,
+      720, 576);
+  GstHarness *h;
+  struct v4l2_streamparm parm;
+  GstCaps *caps;
+  gint fps_n, fps_d;
+
+  /* a TV input: no interval enumeration, rate follows the standard */
+  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_YUYV, 720, 720, 1, 576,
+      576, 1, FALSE);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
+  fake_v4l2_device_set_nominal_rate (dev, 1, 25);
+
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  fail_unless (fake_v4l2_device_get_last_s_parm (dev, &parm));
+  fail_unless_equals_int (parm.parm.capture.timeperframe.numerator, 0);
+  fail_unless_equals_int (parm.parm.capture.timeperframe.denominator, 0);
+
+  caps = harness_caps (h);
+  fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &fps_n, &fps_d));
+  fail_unless_equals_int (fps_n, 25);
+  fail_unless_equals_int (fps_d, 1);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_no_timeperframe_advertises_g_parm_rate)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0,
+      320, 240);
+  GstHarness *h;
+  GstCaps *caps;
+  gint fps_n, fps_d;
+
+  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
+  fake_v4l2_device_set_parm (dev, 0, 1, 10);
+
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  caps = harness_caps (h);
+  fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &fps_n, &fps_d));
+  fail_unless_equals_int (fps_n, 10);
+  fail_unless_equals_int (fps_d, 1);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_s_parm_refused_is_a_warning)
+{
+  FakeV4l2Device *dev = new_camera ();
+  gchar *text;
+
+  fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_S_PARM, ENOTTY);
+  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+      " num-buffers=3 ! fakesink", GST_STATE_PLAYING);
+  fail_unless (text == NULL, "unexpected error %s", text);
+  fail_unless (fake_v4l2_device_get_frames_read (dev) >= 3);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_latency_is_one_frame_period)
+{
+  GstHarness *h;
+
+  new_camera ();
+  h = new_harness (NULL);
+  gst_harness_set_sink_caps_str (h, "video/x-raw, framerate=15/1");
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), GST_SECOND / 15);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_timestamps_durations_offsets)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h = new_harness (NULL);
+  GstClockTime last = 0;
+  guint i;
+
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  gst_harness_use_systemclock (h);
+  gst_harness_play (h);
+  for (i = 0; i < 5; i++) {
+    GstBuffer *buf = gst_harness_pull (h);
+
+    fail_unless (GST_BUFFER_PTS_IS_VALID (buf));
+    fail_unless (GST_BUFFER_PTS (buf) >= last);
+    last = GST_BUFFER_PTS (buf);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf), GST_SECOND / 30);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), i);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (buf), i + 1);
+    fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (buf,
+            GST_BUFFER_FLAG_DISCONT), i == 0);
+    gst_buffer_unref (buf);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_short_reads_and_eintr_assemble_exact_frames)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_NV12, 0,
+      64, 48);
+  GstHarness *h;
+
+  fake_v4l2_device_set_short_reads (dev, 1000);
+  fake_v4l2_device_inject_io_error (dev, EINTR, 1, 3);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 3);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eagain_is_waited_out)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+
+  fake_v4l2_device_inject_io_error (dev, EAGAIN, 0, 5);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_transient_eio_marks_discont_and_goes_on)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+  GstBuffer *buf;
+  GstCaps *caps;
+  struct v4l2_format fmt;
+
+  fake_v4l2_device_set_short_reads (dev, 4096);
+  fake_v4l2_device_inject_io_error (dev, EIO, 1, 1);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+
+  buf = gst_harness_pull (h);
+  gst_buffer_unref (buf);
+  buf = gst_harness_pull (h);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
+  caps = harness_caps (h);
+  fake_v4l2_device_get_format (dev, &fmt);
+  /* the error struck between frames: frame 1 comes whole after it */
+  check_raw_frame (buf, caps, &fmt, 1);
+  gst_caps_unref (caps);
+  gst_buffer_unref (buf);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_persistent_eio_is_an_error)
+{
+  FakeV4l2Device *dev = new_camera ();
+
+  fake_v4l2_device_inject_io_error (dev, EIO, 1, G_MAXUINT);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "keeps failing");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_enodev_is_disconnected_error)
+{
+  FakeV4l2Device *dev = new_camera ();
+
+  fake_v4l2_device_inject_io_error (dev, ENODEV, 2, G_MAXUINT);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "was disconnected");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ebusy_on_read_is_busy_error)
+{
+  FakeV4l2Device *dev = new_camera ();
+
+  fake_v4l2_device_inject_io_error (dev, EBUSY, 0, G_MAXUINT);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "is busy");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_driver_changing_format_is_not_negotiated)
+{
+  FakeV4l2Device *dev = new_camera ();
+
+  fake_v4l2_device_force_format (dev, V4L2_PIX_FMT_YUYV, 640, 480);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH
+      " ! video/x-raw,width=320,height=240 ! fakesink", GST_STATE_PLAYING,
+      "changed the negotiated format");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_variable_size_jpeg_frames)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, 320, 240);
+  GstHarness *h;
+  struct v4l2_format fmt;
+  guint i;
+
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_VARIABLE);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+
+  for (i = 0; i < 4; i++) {
+    GstBuffer *buf = gst_harness_pull (h);
+    GstMapInfo map;
+
+    if (i == 0)
+      fake_v4l2_device_get_format (dev, &fmt);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size,
+        fake_v4l2_frame_size (i, fmt.fmt.pix.sizeimage));
+    fail_unless (map.data[0] == 0xff && map.data[1] == 0xd8);
+    fail_unless (map.data[map.size - 2] == 0xff &&
+        map.data[map.size - 1] == 0xd9);
+    gst_buffer_unmap (buf, &map);
+    gst_buffer_unref (buf);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mpeg_byte_stream_in_chunks)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+  GstHarness *h;
+  GstCaps *caps, *expected;
+  guint64 k = 0;
+  guint i;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 576);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 576,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
+  fake_v4l2_device_set_stream_chunk (dev, 3000);
+
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  for (i = 0; i < 5; i++) {
+    GstBuffer *buf = gst_harness_pull (h);
+    GstMapInfo map;
+    gsize j;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless (map.size > 0 && map.size <= 3000);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), k);
+    for (j = 0; j < map.size; j++, k++)
+      fail_unless_equals_int (map.data[j], fake_v4l2_stream_byte (k));
+    gst_buffer_unmap (buf, &map);
+    gst_buffer_unref (buf);
+  }
+  caps = harness_caps (h);
+  expected = gst_caps_from_string ("video/mpeg, mpegversion=2, "
+      "systemstream=true");
+  fail_unless (gst_caps_is_equal (caps, expected), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (expected);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stop_during_blocked_poll_returns)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstElement *pipeline;
+  GstStateChangeReturn ret;
+
+  /* no frame will ever come: the streaming thread sits in poll */
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
+  pipeline = gst_parse_launch ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      NULL);
+  ret = gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  fail_unless (ret != GST_STATE_CHANGE_FAILURE);
+  g_usleep (200 * 1000);
+  fail_unless (fake_v4l2_device_get_frames_read (dev) == 0);
+
+  /* the check's own timeout is the hang guard */
+  ret = gst_element_set_state (pipeline, GST_STATE_NULL);
+  fail_unless_equals_int (ret, GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_state_cycles_leak_no_fd)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstElement *pipeline;
+  guint before, i;
+
+  pipeline = gst_parse_launch ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      NULL);
+  /* one cycle first, so that lazily made fds (GStreamer's own) exist */
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  gst_element_get_state (pipeline, NULL, NULL, GST_CLOCK_TIME_NONE);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  before = count_open_fds ();
+
+  for (i = 0; i < 100; i++) {
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_get_state (pipeline, NULL, NULL,
+            10 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int (gst_element_set_state (pipeline,
+            GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  }
+  fail_unless_equals_int (count_open_fds (), before);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  fail_unless (fake_v4l2_device_get_frames_read (dev) > 0);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_missing_device)
+{
+  assert_error_contains ("fgrabsrc device=/nonexistent/video9 ! fakesink",
+      GST_STATE_READY, "does not exist");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_permission_denied)
+{
+  fake_v4l2_device_set_open_error (new_camera (), EACCES);
+  assert_open_error ("Permission denied");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_not_a_character_device)
+{
+  fake_v4l2_device_set_file_type (new_camera (), S_IFREG);
+  assert_open_error ("is not a device node");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_not_v4l2)
+{
+  fake_v4l2_device_inject_ioctl_error (new_camera (), VIDIOC_QUERYCAP, ENOTTY);
+  assert_open_error ("is not a V4L2 device");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_output_node)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
+  assert_open_error ("is not a video capture device");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_no_read_support)
+{
+  /* streaming only, as most webcams */
+  fake_v4l2_device_set_caps (new_camera (), V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_STREAMING | V4L2_CAP_DEVICE_CAPS, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_STREAMING);
+  assert_open_error ("does not support read()");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_busy_at_open)
+{
+  fake_v4l2_device_set_open_error (new_camera (), EBUSY);
+  assert_open_error ("is busy");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_capabilities_without_device_caps)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+
+  /* an old driver: no DEVICE_CAPS, capabilities describe the node */
+  fake_v4l2_device_set_caps (dev, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_READWRITE, 0);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_device_caps_take_precedence)
+{
+  /* the device as a whole reads and writes, this node does not */
+  fake_v4l2_device_set_caps (new_camera (), V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS,
+      V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING);
+  assert_open_error ("does not support read()");
+}
+
+GST_END_TEST;
+
+/* GStreamer's generic states test, over the elements of this plugin. */
+GST_START_TEST (test_states_of_every_element)
+{
+  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (),
+      "fgrab");
+  GList *features, *l;
+  static const GstState states[] = { GST_STATE_READY, GST_STATE_PAUSED,
+    GST_STATE_PLAYING, GST_STATE_PAUSED, GST_STATE_READY, GST_STATE_NULL,
+    GST_STATE_PLAYING, GST_STATE_NULL
+  };
+  FakeV4l2Device *cap, *out;
+
+  /* the elements' default devices */
+  cap = fake_v4l2_device_new ("/dev/video0", FALSE);
+  fake_v4l2_device_add_format (cap, V4L2_PIX_FMT_YUYV, 0, "YUYV");
+  fake_v4l2_device_add_size (cap, V4L2_PIX_FMT_YUYV, 320, 240);
+  out = fake_v4l2_device_new ("/dev/video1", TRUE);
+  fake_v4l2_device_add_format (out, V4L2_PIX_FMT_YUYV, 0, "YUYV");
+  fake_v4l2_device_add_size (out, V4L2_PIX_FMT_YUYV, 320, 240);
+
+  fail_unless (plugin != NULL);
+  features = gst_registry_get_feature_list_by_plugin (gst_registry_get (),
+      "fgrab");
+  fail_unless (features != NULL);
+  for (l = features; l; l = l->next) {
+    GstElement *element;
+    guint i;
+
+    if (!GST_IS_ELEMENT_FACTORY (l->data))
+      continue;
+    element = gst_element_factory_create (GST_ELEMENT_FACTORY (l->data), NULL);
+    fail_unless (element != NULL);
+    GST_INFO ("states of %" GST_PTR_FORMAT, element);
+    for (i = 0; i < G_N_ELEMENTS (states); i++) {
+      GstStateChangeReturn ret = gst_element_set_state (element, states[i]);
+
+      fail_unless (ret != GST_STATE_CHANGE_FAILURE, "%s to %s failed",
+          GST_OBJECT_NAME (element), gst_element_state_get_name (states[i]));
+    }
+    gst_object_unref (element);
+  }
+  gst_plugin_feature_list_free (features);
+  gst_object_unref (plugin);
+}
+
+GST_END_TEST;
+
+static Suite *
+fgrabsrc_suite (void)
+{
+  Suite *s = suite_create ("fgrabsrc");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 120);
+
+  tcase_add_test (tc, test_template_caps_until_open);
+  tcase_add_test (tc, test_probed_caps_equal_device_offer);
+  tcase_add_test (tc, test_caps_from_try_fmt_when_not_enumerated);
+  tcase_add_loop_test (tc, test_each_raw_format_gives_intact_frames, 0,
+      G_N_ELEMENTS (raw_fourccs));
+  tcase_add_test (tc, test_padded_lines_repacked_without_video_meta);
+  tcase_add_test (tc, test_padded_lines_described_by_video_meta);
+  tcase_add_test (tc, test_fixation_prefers_current_format_size_rate);
+  tcase_add_test (tc, test_s_parm_gets_rate_and_capture_parameters);
+  tcase_add_test (tc, test_readbuffers_and_capturemode_read_back_driver_values);
+  tcase_add_test (tc, test_driver_adjusted_rate_goes_into_caps);
+  tcase_add_test (tc, test_open_rate_asks_driver_for_nominal_rate);
+  tcase_add_test (tc, test_no_timeperframe_advertises_g_parm_rate);
+  tcase_add_test (tc, test_s_parm_refused_is_a_warning);
+  tcase_add_test (tc, test_latency_is_one_frame_period);
+  tcase_add_test (tc, test_timestamps_durations_offsets);
+  tcase_add_test (tc, test_short_reads_and_eintr_assemble_exact_frames);
+  tcase_add_test (tc, test_eagain_is_waited_out);
+  tcase_add_test (tc, test_transient_eio_marks_discont_and_goes_on);
+  tcase_add_test (tc, test_persistent_eio_is_an_error);
+  tcase_add_test (tc, test_enodev_is_disconnected_error);
+  tcase_add_test (tc, test_ebusy_on_read_is_busy_error);
+  tcase_add_test (tc, test_driver_changing_format_is_not_negotiated);
+  tcase_add_test (tc, test_variable_size_jpeg_frames);
+  tcase_add_test (tc, test_mpeg_byte_stream_in_chunks);
+  tcase_add_test (tc, test_stop_during_blocked_poll_returns);
+  tcase_add_test (tc, test_state_cycles_leak_no_fd);
+  tcase_add_test (tc, test_error_missing_device);
+  tcase_add_test (tc, test_error_permission_denied);
+  tcase_add_test (tc, test_error_not_a_character_device);
+  tcase_add_test (tc, test_error_not_v4l2);
+  tcase_add_test (tc, test_error_output_node);
+  tcase_add_test (tc, test_error_no_read_support);
+  tcase_add_test (tc, test_error_busy_at_open);
+  tcase_add_test (tc, test_capabilities_without_device_caps);
+  tcase_add_test (tc, test_device_caps_take_precedence);
+  tcase_add_test (tc, test_states_of_every_element);
+
+  return s;
+}
+
+GST_CHECK_MAIN (fgrabsrc);
