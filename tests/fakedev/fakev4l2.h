@@ -38,9 +38,7 @@
 #include <glib.h>
 #include <linux/videodev2.h>
 
-G_BEGIN_DECLS
-
-typedef struct _FakeV4l2Device FakeV4l2Device;
+G_BEGIN_DECLS typedef struct _FakeV4l2Device FakeV4l2Device;
 
 typedef enum
 {
@@ -149,7 +147,7 @@ void fake_v4l2_device_force_format (FakeV4l2Device * dev, guint32 pixelformat,
     guint width, guint height);
 /* Fills @fmt with the current format as G_FMT would. */
 void fake_v4l2_device_get_format (FakeV4l2Device * dev,
-    struct v4l2_format * fmt);
+    struct v4l2_format *fmt);
 
 /* Streaming parameters.  capability: V4L2_CAP_TIMEPERFRAME or 0 (then
  * S_PARM leaves timeperframe alone).  Supported modes: bits that S_PARM
@@ -167,7 +165,7 @@ void fake_v4l2_device_set_nominal_rate (FakeV4l2Device * dev, guint numerator,
     guint denominator);
 /* Fills @parm with the current parameters as G_PARM would. */
 void fake_v4l2_device_get_parm (FakeV4l2Device * dev,
-    struct v4l2_streamparm * parm);
+    struct v4l2_streamparm *parm);
 
 /* Frames. */
 void fake_v4l2_device_set_frame_mode (FakeV4l2Device * dev,
@@ -216,11 +214,10 @@ void fake_v4l2_device_set_write_blocked (FakeV4l2Device * dev,
     gboolean blocked);
 guint fake_v4l2_device_get_written_frame_count (FakeV4l2Device * dev);
 /* The bytes of written frame @index (a new GBytes, or NULL). */
-GBytes *fake_v4l2_device_get_written_frame (FakeV4l2Device * dev,
-    guint index);
+GBytes *fake_v4l2_device_get_written_frame (FakeV4l2Device * dev, guint index);
 /* Format in effect when frame @index was completed. */
 gboolean fake_v4l2_device_get_written_frame_format (FakeV4l2Device * dev,
-    guint index, struct v4l2_format * fmt);
+    guint index, struct v4l2_format *fmt);
 
 /* Recording.  Counts every ioctl with @request on this device's fds since
  * creation (or fake_v4l2_device_clear_log). */
@@ -229,9 +226,9 @@ guint fake_v4l2_device_get_ioctl_count (FakeV4l2Device * dev,
 /* What the application passed to the last S_FMT / S_PARM, before the fake
  * adjusted it; FALSE if none was seen. */
 gboolean fake_v4l2_device_get_last_s_fmt (FakeV4l2Device * dev,
-    struct v4l2_format * fmt);
+    struct v4l2_format *fmt);
 gboolean fake_v4l2_device_get_last_s_parm (FakeV4l2Device * dev,
-    struct v4l2_streamparm * parm);
+    struct v4l2_streamparm *parm);
 void fake_v4l2_device_clear_log (FakeV4l2Device * dev);
 /* Number of this device's fds currently open. */
 guint fake_v4l2_device_get_open_count (FakeV4l2Device * dev);
@@ -240,5 +237,4 @@ guint64 fake_v4l2_device_get_frames_read (FakeV4l2Device * dev);
 guint64 fake_v4l2_device_get_dropped_frames (FakeV4l2Device * dev);
 
 G_END_DECLS
-
 #endif /* __FAKE_V4L2_H__ */

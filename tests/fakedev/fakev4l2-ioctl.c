@@ -1,0 +1,465 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* The ioctls of the fake, following the kernel's uAPI documentation for a
+ * single-planar read()/write() node (no streaming I/O). */
+
+#include <errno.h>
+#include <string.h>
+#include <linux/version.h>
+
+#include "fakev4l2-private.h"
+
+guint32
+fake_v4l2_buf_type (FakeV4l2Device * dev)
+{
+  return dev->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+}
+
+/* The caps that describe this node, as an application must pick them. */
+guint32
+fake_v4l2_node_caps (FakeV4l2Device * dev)
+{
+  return (dev->capabilities & V4L2_CAP_DEVICE_CAPS) ? dev->device_caps :
+      dev->capabilities;
+}
+
+static void
+current_format (FakeV4l2Device * dev, guint32 * pixfmt, guint * width,
+    guint * height)
+{
+  if (!dev->fmt_explicit && dev->formats->len > 0) {
+    FakeFormat *f = g_ptr_array_index (dev->formats, 0);
+    *pixfmt = f->pixelformat;
+    fake_v4l2_format_default_size (f, width, height);
+  } else {
+    *pixfmt = dev->cur_pixfmt;
+    *width = dev->cur_width;
+    *height = dev->cur_height;
+  }
+}
+
+static void
+fill_pix (FakeV4l2Device * dev, struct v4l2_pix_format *pix, guint32 pixfmt,
+    guint width, guint height)
+{
+  guint bpl, size;
+
+  memset (pix, 0, sizeof (*pix));
+  fake_v4l2_compute_pix (pixfmt, width, height, dev->bpl_padding,
+      dev->sizeimage_padding, &bpl, &size);
+  pix->pixelformat = pixfmt;
+  pix->width = width;
+  pix->height = height;
+  pix->field = dev->field;
+  pix->colorspace = dev->colorspace;
+  pix->bytesperline = bpl;
+  pix->sizeimage = size;
+}
+
+void
+fake_v4l2_fill_format (FakeV4l2Device * dev, struct v4l2_format *fmt)
+{
+  guint32 pixfmt;
+  guint width, height;
+
+  memset (fmt, 0, sizeof (*fmt));
+  fmt->type = fake_v4l2_buf_type (dev);
+  current_format (dev, &pixfmt, &width, &height);
+  fill_pix (dev, &fmt->fmt.pix, pixfmt, width, height);
+}
+
+void
+fake_v4l2_fill_parm (FakeV4l2Device * dev, struct v4l2_streamparm *parm)
+{
+  memset (parm, 0, sizeof (*parm));
+  parm->type = fake_v4l2_buf_type (dev);
+  /* capture and output have the same layout; only the names differ */
+  if (dev->output) {
+    parm->parm.output.capability = dev->parm_capability;
+    parm->parm.output.outputmode = dev->cur_modes;
+    parm->parm.output.timeperframe = dev->timeperframe;
+    parm->parm.output.extendedmode = dev->extendedmode;
+    parm->parm.output.writebuffers = dev->buffers;
+  } else {
+    parm->parm.capture.capability = dev->parm_capability;
+    parm->parm.capture.capturemode = dev->cur_modes;
+    parm->parm.capture.timeperframe = dev->timeperframe;
+    parm->parm.capture.extendedmode = dev->extendedmode;
+    parm->parm.capture.readbuffers = dev->buffers;
+  }
+}
+
+static int
+querycap (FakeV4l2Device * dev, struct v4l2_capability *cap)
+{
+  memset (cap, 0, sizeof (*cap));
+  g_strlcpy ((gchar *) cap->driver, "fakev4l2", sizeof (cap->driver));
+  g_strlcpy ((gchar *) cap->card, dev->card, sizeof (cap->card));
+  g_strlcpy ((gchar *) cap->bus_info, "platform:fakev4l2",
+      sizeof (cap->bus_info));
+  cap->version = LINUX_VERSION_CODE;
+  cap->capabilities = dev->capabilities;
+  cap->device_caps = dev->device_caps;
+  return 0;
+}
+
+static int
+enum_fmt (FakeV4l2Device * dev, struct v4l2_fmtdesc *desc)
+{
+  FakeFormat *f;
+  guint32 index = desc->index, type = desc->type;
+
+  if (type != fake_v4l2_buf_type (dev) || index >= dev->formats->len)
+    return EINVAL;
+  f = g_ptr_array_index (dev->formats, index);
+  memset (desc, 0, sizeof (*desc));
+  desc->index = index;
+  desc->type = type;
+  desc->flags = f->flags;
+  desc->pixelformat = f->pixelformat;
+  g_strlcpy ((gchar *) desc->description, f->description,
+      sizeof (desc->description));
+  return 0;
+}
+
+static int
+enum_framesizes (FakeV4l2Device * dev, struct v4l2_frmsizeenum *fs)
+{
+  FakeFormat *f;
+  guint32 index = fs->index, pixfmt = fs->pixel_format;
+
+  if (!dev->enumerates_sizes)
+    return ENOTTY;
+  f = fake_v4l2_device_find_format (dev, pixfmt);
+  if (f == NULL)
+    return EINVAL;
+
+  memset (fs, 0, sizeof (*fs));
+  fs->index = index;
+  fs->pixel_format = pixfmt;
+  if (f->has_size_range) {
+    if (index > 0)
+      return EINVAL;
+    fs->type = f->continuous ? V4L2_FRMSIZE_TYPE_CONTINUOUS :
+        V4L2_FRMSIZE_TYPE_STEPWISE;
+    fs->stepwise.min_width = f->min_w;
+    fs->stepwise.max_width = f->max_w;
+    fs->stepwise.step_width = f->step_w;
+    fs->stepwise.min_height = f->min_h;
+    fs->stepwise.max_height = f->max_h;
+    fs->stepwise.step_height = f->step_h;
+  } else {
+    FakeSize *s;
+
+    if (index >= f->sizes->len)
+      return EINVAL;
+    s = &g_array_index (f->sizes, FakeSize, index);
+    fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+    fs->discrete.width = s->width;
+    fs->discrete.height = s->height;
+  }
+  return 0;
+}
+
+static int
+enum_frameintervals (FakeV4l2Device * dev, struct v4l2_frmivalenum *fi)
+{
+  FakeFormat *f;
+  guint32 index = fi->index, pixfmt = fi->pixel_format;
+  guint32 width = fi->width, height = fi->height;
+
+  if (!dev->enumerates_sizes)
+    return ENOTTY;
+  f = fake_v4l2_device_find_format (dev, pixfmt);
+  if (f == NULL || !fake_v4l2_format_has_size (dev, f, width, height))
+    return EINVAL;
+
+  memset (fi, 0, sizeof (*fi));
+  fi->index = index;
+  fi->pixel_format = pixfmt;
+  fi->width = width;
+  fi->height = height;
+  if (f->has_ival_range) {
+    if (index > 0)
+      return EINVAL;
+    fi->type = V4L2_FRMIVAL_TYPE_STEPWISE;
+    fi->stepwise.min = f->ival_min;
+    fi->stepwise.max = f->ival_max;
+    fi->stepwise.step = f->ival_step;
+  } else {
+    GArray *ivals = fake_v4l2_format_get_intervals (f, width, height);
+    gboolean ok = index < ivals->len;
+
+    if (ok) {
+      fi->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+      fi->discrete = g_array_index (ivals, struct v4l2_fract, index);
+    }
+    g_array_unref (ivals);
+    if (!ok)
+      return EINVAL;
+  }
+  return 0;
+}
+
+static int
+try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
+{
+  FakeFormat *f;
+  guint width, height;
+
+  if (fmt->type != fake_v4l2_buf_type (dev) || dev->formats->len == 0)
+    return EINVAL;
+  f = fake_v4l2_device_find_format (dev, fmt->fmt.pix.pixelformat);
+  if (f == NULL)
+    f = g_ptr_array_index (dev->formats, 0);
+  width = fmt->fmt.pix.width;
+  height = fmt->fmt.pix.height;
+  fake_v4l2_format_snap_size (dev, f, &width, &height);
+  fill_pix (dev, &fmt->fmt.pix, f->pixelformat, width, height);
+  return 0;
+}
+
+static int
+s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
+{
+  int ret;
+
+  if (fmt->type != fake_v4l2_buf_type (dev))
+    return EINVAL;
+  if (dev->force_pixfmt != 0) {
+    fill_pix (dev, &fmt->fmt.pix, dev->force_pixfmt, dev->force_width,
+        dev->force_height);
+  } else if ((ret = try_fmt (dev, fmt)) != 0) {
+    return ret;
+  }
+  dev->fmt_explicit = TRUE;
+  dev->cur_pixfmt = fmt->fmt.pix.pixelformat;
+  dev->cur_width = fmt->fmt.pix.width;
+  dev->cur_height = fmt->fmt.pix.height;
+  return 0;
+}
+
+static gdouble
+fract_value (const struct v4l2_fract *f)
+{
+  return (gdouble) f->numerator / f->denominator;
+}
+
+/* The interval S_PARM settles on for @asked (already non-zero). */
+static struct v4l2_fract
+nearest_interval (FakeV4l2Device * dev, struct v4l2_fract asked)
+{
+  struct v4l2_fract best = asked;
+  guint32 pixfmt;
+  guint width, height;
+  FakeFormat *f;
+
+  current_format (dev, &pixfmt, &width, &height);
+  f = fake_v4l2_device_find_format (dev, pixfmt);
+  if (f == NULL)
+    return asked;
+
+  if (f->has_ival_range) {
+    if (f->ival_min.denominator && fract_value (&asked) <
+        fract_value (&f->ival_min))
+      best = f->ival_min;
+    else if (f->ival_max.denominator && fract_value (&asked) >
+        fract_value (&f->ival_max))
+      best = f->ival_max;
+  } else {
+    GArray *ivals = fake_v4l2_format_get_intervals (f, width, height);
+    gdouble best_d = G_MAXDOUBLE;
+    guint i;
+
+    for (i = 0; i < ivals->len; i++) {
+      struct v4l2_fract *iv = &g_array_index (ivals, struct v4l2_fract, i);
+      gdouble d;
+
+      if (iv->denominator == 0)
+        continue;
+      d = ABS (fract_value (iv) - fract_value (&asked));
+      if (d < best_d) {
+        best_d = d;
+        best = *iv;
+      }
+    }
+    g_array_unref (ivals);
+  }
+  return best;
+}
+
+/* s_parm() reads either through parm.capture: the output side has the same
+ * layout, field for field. */
+G_STATIC_ASSERT (sizeof (struct v4l2_captureparm) ==
+    sizeof (struct v4l2_outputparm));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, readbuffers) ==
+    G_STRUCT_OFFSET (struct v4l2_outputparm, writebuffers));
+
+static int
+s_parm (FakeV4l2Device * dev, struct v4l2_streamparm *parm)
+{
+  struct v4l2_captureparm *p;
+  struct v4l2_fract tpf;
+
+  if (parm->type != fake_v4l2_buf_type (dev))
+    return EINVAL;
+  p = &parm->parm.capture;
+
+  tpf = p->timeperframe;
+  if ((dev->parm_capability & V4L2_CAP_TIMEPERFRAME) &&
+      dev->rate_policy != FAKE_V4L2_RATE_FIXED) {
+    /* a zero in either half cannot be a period: treat it like 0/0 */
+    if (tpf.numerator == 0 || tpf.denominator == 0)
+      tpf = dev->nominal;
+    if (dev->rate_policy == FAKE_V4L2_RATE_NEAREST)
+      tpf = nearest_interval (dev, tpf);
+    if (tpf.numerator != dev->timeperframe.numerator ||
+        tpf.denominator != dev->timeperframe.denominator)
+      fake_v4l2_set_timeperframe (dev, tpf);
+  }
+
+  dev->cur_modes = p->capturemode & dev->supported_modes;
+  dev->extendedmode = p->extendedmode;
+  if (p->readbuffers != 0)
+    dev->buffers = CLAMP (p->readbuffers, 1, MAX (dev->max_buffers, 1));
+
+  fake_v4l2_fill_parm (dev, parm);
+  return 0;
+}
+
+static int
+enum_input (FakeV4l2Device * dev, struct v4l2_input *in)
+{
+  guint32 index = in->index;
+
+  if (index != 0)
+    return EINVAL;
+  memset (in, 0, sizeof (*in));
+  g_strlcpy ((gchar *) in->name, "Camera", sizeof (in->name));
+  in->type = V4L2_INPUT_TYPE_CAMERA;
+  return 0;
+}
+
+static int
+enum_output (FakeV4l2Device * dev, struct v4l2_output *out)
+{
+  guint32 index = out->index;
+
+  if (index != 0)
+    return EINVAL;
+  memset (out, 0, sizeof (*out));
+  g_strlcpy ((gchar *) out->name, "Output", sizeof (out->name));
+  out->type = V4L2_OUTPUT_TYPE_ANALOG;
+  return 0;
+}
+
+/* Returns 0 or the errno the ioctl fails with. */
+int
+fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
+{
+  gpointer key = GUINT_TO_POINTER (request);
+  guint count = GPOINTER_TO_UINT (g_hash_table_lookup (dev->ioctl_counts,
+          key));
+  int err;
+
+  g_hash_table_insert (dev->ioctl_counts, key, GUINT_TO_POINTER (count + 1));
+
+  /* what the app asked, before any failure or adjustment */
+  if (request == (guint32) VIDIOC_S_FMT && arg != NULL) {
+    dev->last_s_fmt = *(struct v4l2_format *) arg;
+    dev->have_s_fmt = TRUE;
+  } else if (request == (guint32) VIDIOC_S_PARM && arg != NULL) {
+    dev->last_s_parm = *(struct v4l2_streamparm *) arg;
+    dev->have_s_parm = TRUE;
+  }
+
+  err = GPOINTER_TO_INT (g_hash_table_lookup (dev->ioctl_errors, key));
+  if (err != 0)
+    return err;
+
+  if (arg == NULL && _IOC_SIZE (request) != 0)
+    return EFAULT;
+
+  switch (request) {
+    case (guint32) VIDIOC_QUERYCAP:
+      return querycap (dev, arg);
+    case (guint32) VIDIOC_ENUM_FMT:
+      return enum_fmt (dev, arg);
+    case (guint32) VIDIOC_ENUM_FRAMESIZES:
+      return enum_framesizes (dev, arg);
+    case (guint32) VIDIOC_ENUM_FRAMEINTERVALS:
+      return enum_frameintervals (dev, arg);
+    case (guint32) VIDIOC_G_FMT:{
+      struct v4l2_format *fmt = arg;
+      if (fmt->type != fake_v4l2_buf_type (dev))
+        return EINVAL;
+      fake_v4l2_fill_format (dev, fmt);
+      return 0;
+    }
+    case (guint32) VIDIOC_TRY_FMT:
+      return try_fmt (dev, arg);
+    case (guint32) VIDIOC_S_FMT:
+      return s_fmt (dev, arg);
+    case (guint32) VIDIOC_G_PARM:{
+      struct v4l2_streamparm *parm = arg;
+      if (parm->type != fake_v4l2_buf_type (dev))
+        return EINVAL;
+      fake_v4l2_fill_parm (dev, parm);
+      return 0;
+    }
+    case (guint32) VIDIOC_S_PARM:
+      return s_parm (dev, arg);
+    case (guint32) VIDIOC_ENUMINPUT:
+      return dev->output ? ENOTTY : enum_input (dev, arg);
+    case (guint32) VIDIOC_G_INPUT:
+      if (dev->output)
+        return ENOTTY;
+      *(int *) arg = 0;
+      return 0;
+    case (guint32) VIDIOC_S_INPUT:
+      if (dev->output)
+        return ENOTTY;
+      return *(int *) arg == 0 ? 0 : EINVAL;
+    case (guint32) VIDIOC_ENUMOUTPUT:
+      return dev->output ? enum_output (dev, arg) : ENOTTY;
+    case (guint32) VIDIOC_G_OUTPUT:
+      if (!dev->output)
+        return ENOTTY;
+      *(int *) arg = 0;
+      return 0;
+    case (guint32) VIDIOC_S_OUTPUT:
+      if (!dev->output)
+        return ENOTTY;
+      return *(int *) arg == 0 ? 0 : EINVAL;
+      /* vb2 refuses every streaming request on a queue that only has
+       * VB2_READ/VB2_WRITE io_modes, with EINVAL */
+    case (guint32) VIDIOC_REQBUFS:
+    case (guint32) VIDIOC_QUERYBUF:
+    case (guint32) VIDIOC_QBUF:
+    case (guint32) VIDIOC_DQBUF:
+    case (guint32) VIDIOC_EXPBUF:
+    case (guint32) VIDIOC_CREATE_BUFS:
+    case (guint32) VIDIOC_STREAMON:
+    case (guint32) VIDIOC_STREAMOFF:
+      return EINVAL;
+    default:
+      return ENOTTY;
+  }
+}

@@ -1,0 +1,225 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Internals shared by the files of libfakev4l2.  Everything here is called
+ * with the global lock held unless said otherwise. */
+
+#ifndef __FAKE_V4L2_PRIVATE_H__
+#define __FAKE_V4L2_PRIVATE_H__
+
+#include "fakev4l2.h"
+
+/* *INDENT-OFF* */
+G_BEGIN_DECLS
+/* *INDENT-ON* */
+
+typedef struct
+{
+  guint width;
+  guint height;
+} FakeSize;
+
+typedef struct
+{
+  /* 0x0 = every size of the format */
+  guint width;
+  guint height;
+  guint numerator;
+  guint denominator;
+} FakeInterval;
+
+typedef struct
+{
+  guint32 pixelformat;
+  guint32 flags;
+  gchar *description;
+
+  GArray *sizes;                /* FakeSize, in the order added */
+  gboolean has_size_range;
+  gboolean continuous;
+  guint min_w, max_w, step_w;
+  guint min_h, max_h, step_h;
+
+  GArray *intervals;            /* FakeInterval, in the order added */
+  gboolean has_ival_range;
+  struct v4l2_fract ival_min, ival_max, ival_step;
+} FakeFormat;
+
+#define DEFAULT_STREAM_CHUNK 4096
+
+typedef struct _FakeTimer FakeTimer;
+
+/* One open file of a device. */
+typedef struct
+{
+  int fd;
+  int peer;
+  int accmode;
+  FakeV4l2Device *dev;          /* NULL once the device is freed */
+  gboolean token;
+  gboolean filled;
+} FakeFd;
+
+typedef struct
+{
+  int err;
+  /* fails once frames_done (read or written) reaches this */
+  guint64 arm_at;
+  guint count;
+} FakeIoError;
+
+typedef struct
+{
+  GBytes *data;
+  struct v4l2_format fmt;
+} FakeWrittenFrame;
+
+struct _FakeV4l2Device
+{
+  gchar *path;
+  gboolean output;
+  guint index;
+
+  gchar *card;
+  guint32 capabilities;
+  guint32 device_caps;
+
+  GPtrArray *formats;           /* FakeFormat */
+  gboolean enumerates_sizes;
+
+  /* Until set_format() is called the current format follows the first
+   * format added and its first size, so the order of the set-up calls does
+   * not matter. */
+  gboolean fmt_explicit;
+  guint32 cur_pixfmt;
+  guint cur_width, cur_height;
+  guint32 field, colorspace;
+  guint bpl_padding, sizeimage_padding;
+  guint32 force_pixfmt;
+  guint force_width, force_height;
+
+  guint32 parm_capability;
+  struct v4l2_fract timeperframe;
+  struct v4l2_fract nominal;
+  guint32 supported_modes, cur_modes;
+  guint32 extendedmode;
+  guint buffers, max_buffers;
+  FakeV4l2RatePolicy rate_policy;
+
+  /* capture */
+  FakeV4l2FrameMode frame_mode;
+  FakeV4l2Content content;
+  guint64 manual_pending;
+  gsize short_reads;
+  gsize stream_chunk;
+  guint64 frame_seq;            /* number of the next frame to start */
+  gboolean in_frame;
+  guint64 cur_n;
+  gsize frame_len, frame_off;
+  guint64 stream_pos;
+  gsize unit_left;              /* STREAM: bytes left of the unit begun */
+  guint64 frames_read, dropped;
+
+  gboolean timed_started;
+  gint64 timed_base_time;
+  guint64 timed_base_frames;
+  guint64 timed_accounted;
+  guint64 timed_pending;
+  FakeTimer *timer;             /* TIMED mode clock thread, or NULL */
+
+  /* faults */
+  GQueue io_errors;             /* FakeIoError */
+  GHashTable *ioctl_errors;     /* request -> errno */
+  int open_error;
+  guint file_type;
+
+  /* output */
+  FakeV4l2WritePolicy write_policy;
+  gsize short_writes;
+  gboolean write_blocked;
+  GByteArray *accum;
+  GPtrArray *written;           /* FakeWrittenFrame */
+  guint64 frames_written;
+
+  /* log */
+  GHashTable *ioctl_counts;     /* request -> count */
+  gboolean have_s_fmt;
+  struct v4l2_format last_s_fmt;
+  gboolean have_s_parm;
+  struct v4l2_streamparm last_s_parm;
+
+  GList *fds;                   /* FakeFd */
+  guint open_count;
+};
+
+/* fakev4l2-formats.c */
+G_GNUC_INTERNAL gboolean fake_v4l2_compute_pix (guint32 pixelformat,
+    guint width, guint height, guint bpl_padding, guint sizeimage_padding,
+    guint * bytesperline, guint * sizeimage);
+G_GNUC_INTERNAL FakeFormat *fake_v4l2_format_new (guint32 pixelformat,
+    guint32 flags, const gchar * description);
+G_GNUC_INTERNAL void fake_v4l2_format_free (gpointer data);
+G_GNUC_INTERNAL FakeFormat *fake_v4l2_device_find_format (FakeV4l2Device *
+    dev, guint32 pixelformat);
+G_GNUC_INTERNAL void fake_v4l2_format_snap_size (FakeV4l2Device * dev,
+    FakeFormat * f, guint * width, guint * height);
+G_GNUC_INTERNAL gboolean fake_v4l2_format_has_size (FakeV4l2Device * dev,
+    FakeFormat * f, guint width, guint height);
+G_GNUC_INTERNAL GArray *fake_v4l2_format_get_intervals (FakeFormat * f,
+    guint width, guint height);
+G_GNUC_INTERNAL void fake_v4l2_format_default_size (FakeFormat * f,
+    guint * width, guint * height);
+
+/* fakev4l2-ioctl.c */
+G_GNUC_INTERNAL int fake_v4l2_handle_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg);
+G_GNUC_INTERNAL void fake_v4l2_fill_format (FakeV4l2Device * dev,
+    struct v4l2_format *fmt);
+G_GNUC_INTERNAL void fake_v4l2_fill_parm (FakeV4l2Device * dev,
+    struct v4l2_streamparm *parm);
+G_GNUC_INTERNAL guint32 fake_v4l2_buf_type (FakeV4l2Device * dev);
+
+G_GNUC_INTERNAL guint32 fake_v4l2_node_caps (FakeV4l2Device * dev);
+
+/* fakev4l2-io.c */
+/* The one lock over everything, and the tables it guards. */
+G_GNUC_INTERNAL extern GMutex fake_v4l2_lock;
+G_GNUC_INTERNAL extern GHashTable *fake_v4l2_devices;   /* path -> device */
+G_GNUC_INTERNAL extern GHashTable *fake_v4l2_fds;       /* fd -> FakeFd */
+/* Read without the lock, so that processes and threads that never touch a
+ * fake skip it. */
+G_GNUC_INTERNAL extern gint fake_v4l2_n_devices;
+G_GNUC_INTERNAL extern gint fake_v4l2_n_fds;
+
+G_GNUC_INTERNAL void fake_v4l2_resolve_real (void);
+G_GNUC_INTERNAL int fake_v4l2_real_close (int fd);
+G_GNUC_INTERNAL void fake_v4l2_set_timeperframe (FakeV4l2Device * dev,
+    struct v4l2_fract tpf);
+G_GNUC_INTERNAL void fake_v4l2_timed_reset (FakeV4l2Device * dev);
+G_GNUC_INTERNAL void fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now);
+G_GNUC_INTERNAL guint64 fake_v4l2_frames_done (FakeV4l2Device * dev);
+G_GNUC_INTERNAL void fake_v4l2_sync_readiness (FakeV4l2Device * dev);
+G_GNUC_INTERNAL FakeTimer *fake_v4l2_timer_sync (FakeV4l2Device * dev);
+G_GNUC_INTERNAL void fake_v4l2_timer_join (FakeTimer * t);
+
+/* *INDENT-OFF* */
+G_END_DECLS
+/* *INDENT-ON* */
+
+#endif /* __FAKE_V4L2_PRIVATE_H__ */

@@ -1,0 +1,1789 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Self-test of libfakev4l2, through the plain system calls an element
+ * makes: open/ioctl/poll/read/write/close/stat.  Each test starts from
+ * fake_v4l2_reset(). */
+
+/* for open64() */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "fakev4l2.h"
+
+#define CAP_PATH "/nonexistent-fakev4l2/video0"
+#define OUT_PATH "/nonexistent-fakev4l2/video1"
+
+#define CAP V4L2_BUF_TYPE_VIDEO_CAPTURE
+#define OUT V4L2_BUF_TYPE_VIDEO_OUTPUT
+
+/* ---------------------------------------------------------------------- */
+/* Helpers */
+
+static FakeV4l2Device *
+new_capture (void)
+{
+  FakeV4l2Device *dev;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new (CAP_PATH, FALSE);
+  g_assert_nonnull (dev);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 1280, 720);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 1280, 720);
+  return dev;
+}
+
+/* A small frame keeps content checks quick. */
+static FakeV4l2Device *
+new_small_capture (guint32 pixfmt, guint w, guint h)
+{
+  FakeV4l2Device *dev;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new (CAP_PATH, FALSE);
+  fake_v4l2_device_add_format (dev, pixfmt, 0, "small");
+  fake_v4l2_device_add_size (dev, pixfmt, w, h);
+  return dev;
+}
+
+static FakeV4l2Device *
+new_output (void)
+{
+  FakeV4l2Device *dev;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new (OUT_PATH, TRUE);
+  g_assert_nonnull (dev);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_GREY, 0, "Greyscale");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_GREY, 16, 8);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_GREY, 32, 8);
+  return dev;
+}
+
+static int
+open_dev (const char *path, int flags)
+{
+  int fd = open (path, flags);
+
+  g_assert_cmpint (fd, >=, 0);
+  return fd;
+}
+
+/* ioctl() that must fail with @err */
+#define assert_ioctl_fails(fd, req, arg, err) G_STMT_START {    \
+    errno = 0;                                                  \
+    g_assert_cmpint (ioctl ((fd), (req), (arg)), ==, -1);       \
+    g_assert_cmpint (errno, ==, (err));                         \
+  } G_STMT_END
+
+#define assert_ioctl_ok(fd, req, arg) \
+    g_assert_cmpint (ioctl ((fd), (req), (arg)), ==, 0)
+
+static int
+poll_events (int fd, short events, int timeout_ms)
+{
+  struct pollfd pfd = { fd, events, 0 };
+  int ret = poll (&pfd, 1, timeout_ms);
+
+  g_assert_cmpint (ret, >=, 0);
+  return ret ? pfd.revents : 0;
+}
+
+static void
+assert_raw_frame (const guint8 * buf, gsize len, guint64 n, gsize offset)
+{
+  gsize i;
+
+  for (i = 0; i < len; i++)
+    if (buf[i] != fake_v4l2_frame_byte (n, offset + i))
+      g_error ("frame %" G_GUINT64_FORMAT " byte %" G_GSIZE_FORMAT
+          ": %u, expected %u", n, offset + i, buf[i],
+          fake_v4l2_frame_byte (n, offset + i));
+}
+
+/* Reads @want bytes in pieces of at most @chunk, however short the reads
+ * the device makes; returns how many it got. */
+static gsize
+read_exact (int fd, guint8 * buf, gsize want, gsize chunk)
+{
+  gsize total = 0;
+
+  while (total < want) {
+    ssize_t r = read (fd, buf + total, MIN (chunk, want - total));
+    g_assert_cmpint (r, >, 0);
+    total += r;
+  }
+  return total;
+}
+
+static struct v4l2_format
+get_fmt (int fd, guint32 type)
+{
+  struct v4l2_format fmt;
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = type;
+  assert_ioctl_ok (fd, VIDIOC_G_FMT, &fmt);
+  return fmt;
+}
+
+static struct v4l2_streamparm
+s_parm (int fd, guint num, guint den)
+{
+  struct v4l2_streamparm parm;
+
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  parm.parm.capture.timeperframe.numerator = num;
+  parm.parm.capture.timeperframe.denominator = den;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  return parm;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Identity */
+
+static void
+test_querycap_device_caps (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_capability cap;
+  int fd;
+
+  fake_v4l2_device_set_card (dev, "My Cam");
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (&cap, 0xaa, sizeof (cap));
+  assert_ioctl_ok (fd, VIDIOC_QUERYCAP, &cap);
+  g_assert_cmpstr ((gchar *) cap.driver, ==, "fakev4l2");
+  g_assert_cmpstr ((gchar *) cap.card, ==, "My Cam");
+  g_assert_cmpstr ((gchar *) cap.bus_info, ==, "platform:fakev4l2");
+  g_assert_cmphex (cap.capabilities, ==, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS);
+  g_assert_cmphex (cap.device_caps, ==, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_READWRITE);
+  g_assert_cmpuint (cap.reserved[0], ==, 0);
+  close (fd);
+
+  /* an output node says so */
+  dev = fake_v4l2_device_new (OUT_PATH, TRUE);
+  fd = open_dev (OUT_PATH, O_RDWR);
+  assert_ioctl_ok (fd, VIDIOC_QUERYCAP, &cap);
+  g_assert_cmpstr ((gchar *) cap.card, ==, "Fake V4L2 device");
+  g_assert_cmphex (cap.device_caps, ==, V4L2_CAP_VIDEO_OUTPUT |
+      V4L2_CAP_READWRITE);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_querycap_without_device_caps (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_capability cap;
+  int fd;
+
+  /* an old driver: DEVICE_CAPS is dropped even if asked for */
+  fake_v4l2_device_set_caps (dev, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS, 0);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  assert_ioctl_ok (fd, VIDIOC_QUERYCAP, &cap);
+  g_assert_cmphex (cap.capabilities, ==, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_READWRITE);
+  g_assert_cmphex (cap.device_caps, ==, 0);
+
+  /* a multi-function card: this node's caps are in device_caps */
+  fake_v4l2_device_set_caps (dev, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_READWRITE, V4L2_CAP_VIDEO_CAPTURE);
+  assert_ioctl_ok (fd, VIDIOC_QUERYCAP, &cap);
+  g_assert_cmphex (cap.capabilities, ==, V4L2_CAP_VIDEO_CAPTURE |
+      V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS);
+  g_assert_cmphex (cap.device_caps, ==, V4L2_CAP_VIDEO_CAPTURE);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Enumeration */
+
+static void
+test_enum_formats (void)
+{
+  struct v4l2_fmtdesc desc;
+  int fd;
+
+  new_capture ();
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&desc, 0, sizeof (desc));
+  desc.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FMT, &desc);
+  g_assert_cmphex (desc.pixelformat, ==, V4L2_PIX_FMT_YUYV);
+  g_assert_cmpstr ((gchar *) desc.description, ==, "YUYV 4:2:2");
+  g_assert_cmphex (desc.flags, ==, 0);
+
+  desc.index = 1;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FMT, &desc);
+  g_assert_cmpuint (desc.index, ==, 1);
+  g_assert_cmphex (desc.pixelformat, ==, V4L2_PIX_FMT_MJPEG);
+  g_assert_cmphex (desc.flags, ==, V4L2_FMT_FLAG_COMPRESSED);
+
+  desc.index = 2;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FMT, &desc, EINVAL);
+  desc.index = 0;
+  desc.type = OUT;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FMT, &desc, EINVAL);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_enum_framesizes (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_frmsizeenum fs;
+  int fd;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_NV12, 0, "NV12");
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_NV12, 32, 1920, 16,
+      16, 1080, 8, FALSE);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_GREY, 0, "GREY");
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_GREY, 1, 100, 1,
+      1, 50, 1, TRUE);
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&fs, 0, sizeof (fs));
+  fs.pixel_format = V4L2_PIX_FMT_YUYV;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMESIZES, &fs);
+  g_assert_cmpuint (fs.type, ==, V4L2_FRMSIZE_TYPE_DISCRETE);
+  g_assert_cmpuint (fs.discrete.width, ==, 640);
+  g_assert_cmpuint (fs.discrete.height, ==, 480);
+  fs.index = 2;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMESIZES, &fs);
+  g_assert_cmpuint (fs.discrete.width, ==, 1280);
+  fs.index = 3;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMESIZES, &fs, EINVAL);
+
+  memset (&fs, 0, sizeof (fs));
+  fs.pixel_format = V4L2_PIX_FMT_NV12;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMESIZES, &fs);
+  g_assert_cmpuint (fs.type, ==, V4L2_FRMSIZE_TYPE_STEPWISE);
+  g_assert_cmpuint (fs.stepwise.min_width, ==, 32);
+  g_assert_cmpuint (fs.stepwise.max_width, ==, 1920);
+  g_assert_cmpuint (fs.stepwise.step_width, ==, 16);
+  g_assert_cmpuint (fs.stepwise.min_height, ==, 16);
+  g_assert_cmpuint (fs.stepwise.max_height, ==, 1080);
+  g_assert_cmpuint (fs.stepwise.step_height, ==, 8);
+  fs.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMESIZES, &fs, EINVAL);
+
+  memset (&fs, 0, sizeof (fs));
+  fs.pixel_format = V4L2_PIX_FMT_GREY;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMESIZES, &fs);
+  g_assert_cmpuint (fs.type, ==, V4L2_FRMSIZE_TYPE_CONTINUOUS);
+
+  memset (&fs, 0, sizeof (fs));
+  fs.pixel_format = V4L2_PIX_FMT_RGB24;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMESIZES, &fs, EINVAL);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_enum_frameintervals (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_frmivalenum fi;
+  int fd;
+
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 640, 480, 1, 30);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 640, 480, 1, 15);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 5);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_GREY, 0, "GREY");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_GREY, 64, 64);
+  fake_v4l2_device_set_interval_range (dev, V4L2_PIX_FMT_GREY, 1, 60, 1, 1,
+      1, 60);
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&fi, 0, sizeof (fi));
+  fi.pixel_format = V4L2_PIX_FMT_YUYV;
+  fi.width = 640;
+  fi.height = 480;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+  g_assert_cmpuint (fi.type, ==, V4L2_FRMIVAL_TYPE_DISCRETE);
+  g_assert_cmpuint (fi.discrete.numerator, ==, 1);
+  g_assert_cmpuint (fi.discrete.denominator, ==, 30);
+  fi.index = 1;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+  g_assert_cmpuint (fi.discrete.denominator, ==, 15);
+  fi.index = 2;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+  g_assert_cmpuint (fi.discrete.denominator, ==, 5);
+  fi.index = 3;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi, EINVAL);
+
+  /* another size only has the interval given for all sizes */
+  memset (&fi, 0, sizeof (fi));
+  fi.pixel_format = V4L2_PIX_FMT_YUYV;
+  fi.width = 320;
+  fi.height = 240;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+  g_assert_cmpuint (fi.discrete.denominator, ==, 5);
+  fi.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi, EINVAL);
+
+  /* a format without intervals has 1/30 */
+  memset (&fi, 0, sizeof (fi));
+  fi.pixel_format = V4L2_PIX_FMT_MJPEG;
+  fi.width = 1280;
+  fi.height = 720;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+  g_assert_cmpuint (fi.discrete.numerator, ==, 1);
+  g_assert_cmpuint (fi.discrete.denominator, ==, 30);
+
+  /* a size the format does not have */
+  fi.width = 641;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi, EINVAL);
+
+  memset (&fi, 0, sizeof (fi));
+  fi.pixel_format = V4L2_PIX_FMT_GREY;
+  fi.width = 64;
+  fi.height = 64;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+  g_assert_cmpuint (fi.type, ==, V4L2_FRMIVAL_TYPE_STEPWISE);
+  g_assert_cmpuint (fi.stepwise.min.denominator, ==, 60);
+  g_assert_cmpuint (fi.stepwise.max.numerator, ==, 1);
+  g_assert_cmpuint (fi.stepwise.max.denominator, ==, 1);
+  g_assert_cmpuint (fi.stepwise.step.denominator, ==, 60);
+  fi.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi, EINVAL);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_no_size_enumeration (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_frmsizeenum fs;
+  struct v4l2_frmivalenum fi;
+  struct v4l2_format fmt;
+  int fd;
+
+  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (&fs, 0, sizeof (fs));
+  fs.pixel_format = V4L2_PIX_FMT_YUYV;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMESIZES, &fs, ENOTTY);
+  memset (&fi, 0, sizeof (fi));
+  fi.pixel_format = V4L2_PIX_FMT_YUYV;
+  fi.width = 640;
+  fi.height = 480;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi, ENOTTY);
+
+  /* no discrete snapping: any size within 16x16..4096x4096 */
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = 333;
+  fmt.fmt.pix.height = 5000;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 333);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 4096);
+  fmt.fmt.pix.width = 2;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 16);
+
+  /* a range still bounds it */
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_YUYV, 100, 200, 10,
+      100, 200, 10, FALSE);
+  fmt.fmt.pix.width = 154;
+  fmt.fmt.pix.height = 1;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 150);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 100);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Formats */
+
+static void
+test_fmt_default (void)
+{
+  FakeV4l2Device *dev;
+  struct v4l2_format fmt, fmt2;
+  int fd;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new (CAP_PATH, FALSE);
+  /* the format is registered before its sizes, as tests tend to do */
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_UYVY, 0, "UYVY");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_UYVY, 320, 240);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_UYVY, 640, 480);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmpuint (fmt.type, ==, CAP);
+  g_assert_cmphex (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_UYVY);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 320);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 240);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 640);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 640 * 240);
+  g_assert_cmpuint (fmt.fmt.pix.field, ==, V4L2_FIELD_NONE);
+  g_assert_cmpuint (fmt.fmt.pix.colorspace, ==, V4L2_COLORSPACE_SRGB);
+
+  fake_v4l2_device_get_format (dev, &fmt2);
+  g_assert_cmpmem (&fmt, sizeof (fmt), &fmt2, sizeof (fmt2));
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = OUT;
+  assert_ioctl_fails (fd, VIDIOC_G_FMT, &fmt, EINVAL);
+  fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+  assert_ioctl_fails (fd, VIDIOC_G_FMT, &fmt, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_S_FMT, &fmt, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_TRY_FMT, &fmt, EINVAL);
+
+  /* set_format() picks the current one, field and colorspace included */
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_UYVY, 640, 480,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+  g_assert_cmpuint (fmt.fmt.pix.field, ==, V4L2_FIELD_INTERLACED);
+  g_assert_cmpuint (fmt.fmt.pix.colorspace, ==, V4L2_COLORSPACE_SMPTE170M);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_fmt_try_snaps (void)
+{
+  struct v4l2_format fmt;
+  int fd;
+
+  new_capture ();
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = 350;
+  fmt.fmt.pix.height = 250;
+  fmt.fmt.pix.field = V4L2_FIELD_ANY;
+  fmt.fmt.pix.bytesperline = 12345;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 320);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 240);
+  g_assert_cmpuint (fmt.fmt.pix.field, ==, V4L2_FIELD_NONE);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 640);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 640 * 240);
+
+  fmt.fmt.pix.width = 1000;
+  fmt.fmt.pix.height = 700;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 1280);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 720);
+
+  /* an unknown fourcc gets the first format */
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_H264;
+  fmt.fmt.pix.width = 640;
+  fmt.fmt.pix.height = 480;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmphex (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_YUYV);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_MJPEG;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmphex (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_MJPEG);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 1280);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 0);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 1280 * 720 * 2);
+
+  /* TRY_FMT leaves the current format alone */
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmphex (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_YUYV);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_fmt_set (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_format fmt, last;
+  int fd;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_NV12, 0, "NV12");
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_NV12, 32, 1920, 16,
+      16, 1080, 8, FALSE);
+  g_assert_false (fake_v4l2_device_get_last_s_fmt (dev, &last));
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_NV12;
+  fmt.fmt.pix.width = 100;
+  fmt.fmt.pix.height = 101;
+  assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+  /* rounded to the nearest step of the range */
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 96);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 104);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 96);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 96 * 104 * 3 / 2);
+
+  g_assert_true (fake_v4l2_device_get_last_s_fmt (dev, &last));
+  g_assert_cmpuint (last.fmt.pix.width, ==, 100);
+  g_assert_cmpuint (last.fmt.pix.height, ==, 101);
+
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmphex (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_NV12);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 96);
+
+  fmt.fmt.pix.width = 5000;
+  assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 1920);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT),
+      ==, 2);
+
+  /* a driver that changes the format behind the app's back */
+  fake_v4l2_device_force_format (dev, V4L2_PIX_FMT_YUYV, 320, 240);
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_NV12;
+  fmt.fmt.pix.width = 640;
+  fmt.fmt.pix.height = 480;
+  assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+  g_assert_cmphex (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_YUYV);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 320);
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 240);
+  g_assert_true (fake_v4l2_device_get_last_s_fmt (dev, &last));
+  g_assert_cmphex (last.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_NV12);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+typedef struct
+{
+  guint32 fourcc;
+  guint width, height;
+  guint bpl, sizeimage;
+} SizeCase;
+
+static void
+test_fmt_size_table (void)
+{
+  static const SizeCase cases[] = {
+    {V4L2_PIX_FMT_YUYV, 640, 480, 1280, 614400},
+    {V4L2_PIX_FMT_VYUY, 640, 480, 1280, 614400},
+    {V4L2_PIX_FMT_GREY, 641, 3, 641, 1923},
+    {V4L2_PIX_FMT_Y16, 10, 10, 20, 200},
+    {V4L2_PIX_FMT_RGB555, 10, 10, 20, 200},
+    {V4L2_PIX_FMT_RGB24, 10, 10, 30, 300},
+    {V4L2_PIX_FMT_BGR24, 10, 10, 30, 300},
+    {V4L2_PIX_FMT_XBGR32, 10, 10, 40, 400},
+    {V4L2_PIX_FMT_BGRA32, 10, 10, 40, 400},
+    {V4L2_PIX_FMT_NV12, 640, 480, 640, 460800},
+    {V4L2_PIX_FMT_NV61, 640, 480, 640, 614400},
+    {V4L2_PIX_FMT_NV42, 640, 480, 640, 921600},
+    {V4L2_PIX_FMT_YUV420, 640, 480, 640, 460800},
+    /* odd sizes round the chroma planes up, as v4l2_fill_pixfmt() */
+    {V4L2_PIX_FMT_YVU420, 5, 3, 5, 15 + 2 * 3 * 2},
+    {V4L2_PIX_FMT_YUV422P, 640, 480, 640, 614400},
+    {V4L2_PIX_FMT_YUV411P, 640, 480, 640, 460800},
+    {V4L2_PIX_FMT_YUV410, 640, 480, 640, 307200 + 2 * 160 * 120},
+    {V4L2_PIX_FMT_JPEG, 320, 240, 0, 320 * 240 * 2},
+    {V4L2_PIX_FMT_MPEG, 720, 576, 0, 256 * 1024},
+  };
+  FakeV4l2Device *dev;
+  struct v4l2_format fmt;
+  guint i;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new (CAP_PATH, FALSE);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const SizeCase *c = &cases[i];
+
+    fake_v4l2_device_add_format (dev, c->fourcc, 0, "x");
+    fake_v4l2_device_set_format (dev, c->fourcc, c->width, c->height,
+        V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+    fake_v4l2_device_get_format (dev, &fmt);
+    g_test_message ("case %u", i);
+    g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, c->bpl);
+    g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, c->sizeimage);
+  }
+
+  /* line padding goes to the luma line, chroma lines get it halved */
+  fake_v4l2_device_set_padding (dev, 32, 0);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUV420, 640, 480,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_get_format (dev, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 672);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 672 * 480 + 2 * 336 * 240);
+
+  /* v4l2loopback's page rounding */
+  fake_v4l2_device_set_padding (dev, 0, 4096);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_get_format (dev, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 640);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 153600 + 4096);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Streaming parameters */
+
+static void
+test_parm_accept (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_streamparm parm, last;
+  int fd;
+
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_G_PARM, &parm);
+  g_assert_cmphex (parm.parm.capture.capability, ==, V4L2_CAP_TIMEPERFRAME);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.numerator, ==, 1);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 30);
+  g_assert_cmpuint (parm.parm.capture.readbuffers, ==, 2);
+  g_assert_cmpuint (parm.parm.capture.capturemode, ==, 0);
+
+  parm = s_parm (fd, 1001, 30000);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.numerator, ==, 1001);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 30000);
+
+  /* 0/0 and either zero mean the nominal rate */
+  parm = s_parm (fd, 0, 0);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.numerator, ==, 1);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 25);
+  fake_v4l2_device_set_nominal_rate (dev, 1, 50);
+  parm = s_parm (fd, 1, 0);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 50);
+  s_parm (fd, 1, 10);
+  parm = s_parm (fd, 0, 10);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 50);
+
+  g_assert_true (fake_v4l2_device_get_last_s_parm (dev, &last));
+  g_assert_cmpuint (last.parm.capture.timeperframe.numerator, ==, 0);
+  g_assert_cmpuint (last.parm.capture.timeperframe.denominator, ==, 10);
+
+  /* extendedmode is kept as asked, reserved comes back zeroed */
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  parm.parm.capture.timeperframe.numerator = 1;
+  parm.parm.capture.timeperframe.denominator = 15;
+  parm.parm.capture.extendedmode = 0x1234;
+  parm.parm.capture.reserved[0] = 0xdead;
+  parm.parm.capture.reserved[3] = 0xbeef;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmpuint (parm.parm.capture.extendedmode, ==, 0x1234);
+  g_assert_cmpuint (parm.parm.capture.reserved[0], ==, 0);
+  g_assert_cmpuint (parm.parm.capture.reserved[3], ==, 0);
+  fake_v4l2_device_get_parm (dev, &parm);
+  g_assert_cmpuint (parm.parm.capture.extendedmode, ==, 0x1234);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 15);
+
+  parm.type = OUT;
+  assert_ioctl_fails (fd, VIDIOC_S_PARM, &parm, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_G_PARM, &parm, EINVAL);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_parm_nearest (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_streamparm parm;
+  struct v4l2_format fmt;
+  int fd;
+
+  fake_v4l2_device_set_rate_policy (dev, FAKE_V4L2_RATE_NEAREST);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 640, 480, 1, 30);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 640, 480, 1, 15);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 320, 240, 1, 60);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_GREY, 0, "GREY");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_GREY, 64, 64);
+  fake_v4l2_device_set_interval_range (dev, V4L2_PIX_FMT_GREY, 1, 60, 1, 2,
+      1, 60);
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  parm = s_parm (fd, 1, 25);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 30);
+  parm = s_parm (fd, 1, 18);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 15);
+  parm = s_parm (fd, 1, 1);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 15);
+  /* the nominal 1/25 is snapped too */
+  parm = s_parm (fd, 0, 0);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 30);
+
+  /* intervals are those of the current size */
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = 320;
+  fmt.fmt.pix.height = 240;
+  assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+  parm = s_parm (fd, 1, 25);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 60);
+
+  /* a stepwise range clamps */
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_GREY;
+  assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+  parm = s_parm (fd, 1, 120);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.numerator, ==, 1);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 60);
+  parm = s_parm (fd, 1, 1);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 2);
+  parm = s_parm (fd, 1, 10);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 10);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_parm_fixed (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_streamparm parm, last;
+  int fd;
+
+  fake_v4l2_device_set_rate_policy (dev, FAKE_V4L2_RATE_FIXED);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 50);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  parm = s_parm (fd, 1, 10);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.numerator, ==, 1);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 50);
+  g_assert_true (fake_v4l2_device_get_last_s_parm (dev, &last));
+  g_assert_cmpuint (last.parm.capture.timeperframe.denominator, ==, 10);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_parm_no_timeperframe (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_streamparm parm;
+  int fd;
+
+  fake_v4l2_device_set_parm (dev, 0, 1, 30);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  parm.parm.capture.timeperframe.numerator = 1;
+  parm.parm.capture.timeperframe.denominator = 5;
+  parm.parm.capture.readbuffers = 4;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmphex (parm.parm.capture.capability, ==, 0);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 30);
+  /* the rest of the request still applies */
+  g_assert_cmpuint (parm.parm.capture.readbuffers, ==, 4);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_parm_modes_and_buffers (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_streamparm parm;
+  int fd;
+
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  parm.parm.capture.capturemode = V4L2_MODE_HIGHQUALITY | 0x100;
+  parm.parm.capture.readbuffers = 100;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmphex (parm.parm.capture.capturemode, ==, V4L2_MODE_HIGHQUALITY);
+  g_assert_cmpuint (parm.parm.capture.readbuffers, ==, VIDEO_MAX_FRAME);
+
+  /* 0 keeps the current count */
+  parm.parm.capture.readbuffers = 0;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmpuint (parm.parm.capture.readbuffers, ==, VIDEO_MAX_FRAME);
+
+  fake_v4l2_device_set_buffers (dev, 3, 8);
+  fake_v4l2_device_set_modes (dev, 0, 0);
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_G_PARM, &parm);
+  g_assert_cmpuint (parm.parm.capture.readbuffers, ==, 3);
+  parm.parm.capture.readbuffers = 9;
+  parm.parm.capture.capturemode = V4L2_MODE_HIGHQUALITY;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmpuint (parm.parm.capture.readbuffers, ==, 8);
+  g_assert_cmphex (parm.parm.capture.capturemode, ==, 0);
+  parm.parm.capture.readbuffers = 1;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmpuint (parm.parm.capture.readbuffers, ==, 1);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_parm_output (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  struct v4l2_streamparm parm;
+  int fd;
+
+  fd = open_dev (OUT_PATH, O_RDWR);
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  assert_ioctl_fails (fd, VIDIOC_G_PARM, &parm, EINVAL);
+  parm.type = OUT;
+  parm.parm.output.outputmode = V4L2_MODE_HIGHQUALITY;
+  parm.parm.output.writebuffers = 5;
+  parm.parm.output.timeperframe.numerator = 1;
+  parm.parm.output.timeperframe.denominator = 60;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmpuint (parm.parm.output.writebuffers, ==, 5);
+  g_assert_cmphex (parm.parm.output.outputmode, ==, V4L2_MODE_HIGHQUALITY);
+  g_assert_cmpuint (parm.parm.output.timeperframe.denominator, ==, 60);
+  fake_v4l2_device_get_parm (dev, &parm);
+  g_assert_cmpuint (parm.type, ==, OUT);
+  g_assert_cmpuint (parm.parm.output.writebuffers, ==, 5);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Other ioctls, the log and injected ioctl errors */
+
+static void
+test_ioctl_misc (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_requestbuffers req;
+  struct v4l2_input input;
+  struct v4l2_output output;
+  v4l2_std_id std;
+  int fd, index = 7, type = CAP;
+
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (&input, 0, sizeof (input));
+  assert_ioctl_ok (fd, VIDIOC_ENUMINPUT, &input);
+  g_assert_cmpstr ((gchar *) input.name, ==, "Camera");
+  g_assert_cmpuint (input.type, ==, V4L2_INPUT_TYPE_CAMERA);
+  input.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUMINPUT, &input, EINVAL);
+  assert_ioctl_ok (fd, VIDIOC_G_INPUT, &index);
+  g_assert_cmpint (index, ==, 0);
+  memset (&output, 0, sizeof (output));
+  assert_ioctl_fails (fd, VIDIOC_ENUMOUTPUT, &output, ENOTTY);
+  assert_ioctl_fails (fd, VIDIOC_G_STD, &std, ENOTTY);
+
+  memset (&req, 0, sizeof (req));
+  req.type = CAP;
+  req.memory = V4L2_MEMORY_MMAP;
+  req.count = 4;
+  assert_ioctl_fails (fd, VIDIOC_REQBUFS, &req, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_STREAMON, &type, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_G_CTRL, &type, ENOTTY);
+  /* not a tty either */
+  g_assert_false (isatty (fd));
+
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_ENUMINPUT),
+      ==, 2);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_REQBUFS),
+      ==, 1);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_QUERYCAP),
+      ==, 0);
+
+  fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_G_INPUT, EIO);
+  assert_ioctl_fails (fd, VIDIOC_G_INPUT, &index, EIO);
+  assert_ioctl_fails (fd, VIDIOC_G_INPUT, &index, EIO);
+  fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_G_INPUT, 0);
+  assert_ioctl_ok (fd, VIDIOC_G_INPUT, &index);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_G_INPUT),
+      ==, 4);
+
+  fake_v4l2_device_clear_log (dev);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_G_INPUT),
+      ==, 0);
+  close (fd);
+
+  /* the output side has outputs instead */
+  new_output ();
+  fd = open_dev (OUT_PATH, O_RDWR);
+  memset (&output, 0, sizeof (output));
+  assert_ioctl_ok (fd, VIDIOC_ENUMOUTPUT, &output);
+  g_assert_cmpuint (output.type, ==, V4L2_OUTPUT_TYPE_ANALOG);
+  output.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUMOUTPUT, &output, EINVAL);
+  assert_ioctl_ok (fd, VIDIOC_G_OUTPUT, &index);
+  g_assert_cmpint (index, ==, 0);
+  assert_ioctl_fails (fd, VIDIOC_ENUMINPUT, &input, ENOTTY);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading */
+
+static void
+test_read_immediate (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_YUYV, 64, 8);
+  gsize size = 64 * 2 * 8;
+  guint8 *buf = g_malloc (size * 2);
+  guint64 n;
+  int fd;
+
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (poll_events (fd, POLLIN, 0) & POLLIN, !=, 0);
+  for (n = 0; n < 3; n++) {
+    /* a read never crosses into the next frame */
+    g_assert_cmpint (read (fd, buf, size * 2), ==, size);
+    assert_raw_frame (buf, size, n, 0);
+  }
+  g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 3);
+  g_assert_cmpint (read (fd, buf, 0), ==, 0);
+  close (fd);
+
+  /* frames count from 0 again for the next user */
+  fd = open_dev (CAP_PATH, O_RDONLY);
+  g_assert_cmpint (read (fd, buf, size), ==, size);
+  assert_raw_frame (buf, size, 0, 0);
+  close (fd);
+  g_free (buf);
+  fake_v4l2_reset ();
+}
+
+static void
+test_read_short (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 100, 10);
+  /* room for more than asked, so that an overlong read would show */
+  guint8 buf[2000];
+  int fd;
+
+  fake_v4l2_device_set_short_reads (dev, 300);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (read (fd, buf, 1000), ==, 300);
+  g_assert_cmpint (read (fd, buf + 300, 1000), ==, 300);
+  g_assert_cmpint (read (fd, buf + 600, 1000), ==, 300);
+  g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 0);
+  /* only the rest of the frame */
+  g_assert_cmpint (read (fd, buf + 900, 1000), ==, 100);
+  assert_raw_frame (buf, 1000, 0, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 1);
+
+  /* a small count gets count bytes */
+  fake_v4l2_device_set_short_reads (dev, 0);
+  g_assert_cmpint (read (fd, buf, 7), ==, 7);
+  g_assert_cmpint (read_exact (fd, buf + 7, 993, 993), ==, 993);
+  assert_raw_frame (buf, 1000, 1, 0);
+  g_assert_cmpint (read (fd, buf, 1000), ==, 1000);
+  assert_raw_frame (buf, 1000, 2, 0);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+typedef struct
+{
+  FakeV4l2Device *dev;
+  guint delay_ms;
+} ReleaseData;
+
+static gpointer
+release_later (gpointer data)
+{
+  ReleaseData *rd = data;
+
+  g_usleep (rd->delay_ms * 1000);
+  fake_v4l2_device_release_frames (rd->dev, 1);
+  return NULL;
+}
+
+static void
+test_read_manual (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 16, 16);
+  ReleaseData rd;
+  GThread *thread;
+  guint8 buf[512];
+  gint64 start;
+  int fd;
+
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+
+  /* nothing released: poll really sleeps for its timeout */
+  start = g_get_monotonic_time ();
+  g_assert_cmpint (poll_events (fd, POLLIN, 100), ==, 0);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 90 * 1000);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+
+  fake_v4l2_device_release_frames (dev, 2);
+  g_assert_cmpint (poll_events (fd, POLLIN, 0) & POLLIN, !=, 0);
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  /* the rest of a begun frame is still ready */
+  g_assert_cmpint (poll_events (fd, POLLIN, 0) & POLLIN, !=, 0);
+  g_assert_cmpint (read (fd, buf + 100, 200), ==, 156);
+  assert_raw_frame (buf, 256, 0, 0);
+  g_assert_cmpint (read (fd, buf, 256), ==, 256);
+  assert_raw_frame (buf, 256, 1, 0);
+  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
+  close (fd);
+
+  /* a blocking read sleeps until a frame is released */
+  fd = open_dev (CAP_PATH, O_RDWR);
+  rd.dev = dev;
+  rd.delay_ms = 100;
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("release", release_later, &rd);
+  g_assert_cmpint (read (fd, buf, 256), ==, 256);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 90 * 1000);
+  /* a new user: frame 0 again */
+  assert_raw_frame (buf, 256, 0, 0);
+  g_thread_join (thread);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_read_timed (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 16, 16);
+  struct v4l2_streamparm parm;
+  guint8 buf[256];
+  gint64 start, elapsed;
+  guint64 n;
+  int fd, i;
+
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 50);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+
+  /* the first frame is there at once and starts the clock */
+  g_assert_cmpint (poll_events (fd, POLLIN, 0) & POLLIN, !=, 0);
+  start = g_get_monotonic_time ();
+  g_assert_cmpint (read (fd, buf, 256), ==, 256);
+  assert_raw_frame (buf, 256, 0, 0);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, 256), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+
+  /* then one every 20 ms, woken by poll */
+  for (i = 1; i <= 5; i++) {
+    g_assert_cmpint (poll_events (fd, POLLIN, 1000) & POLLIN, !=, 0);
+    g_assert_cmpint (read (fd, buf, 256), ==, 256);
+    assert_raw_frame (buf, 256, i, 0);
+  }
+  elapsed = g_get_monotonic_time () - start;
+  g_assert_cmpint (elapsed, >=, 5 * 20000 - 2000);
+  g_assert_cmpint (elapsed, <, 5 * 20000 + 80000);
+  g_assert_cmpuint (fake_v4l2_device_get_dropped_frames (dev), ==, 0);
+
+  /* a slow reader: beyond readbuffers (2) the oldest frames are lost, and
+   * the numbers jump */
+  g_usleep (200 * 1000);
+  g_assert_cmpuint (fake_v4l2_device_get_dropped_frames (dev), >=, 5);
+  g_assert_cmpint (read (fd, buf, 256), ==, 256);
+  n = buf[0] == fake_v4l2_frame_byte (6, 0) ? 6 : 0;
+  g_assert_cmpuint (n, ==, 0);
+  for (n = 7; n < 30; n++)
+    if (buf[0] == fake_v4l2_frame_byte (n, 0) &&
+        buf[1] == fake_v4l2_frame_byte (n, 1))
+      break;
+  g_assert_cmpuint (n, <, 30);
+  assert_raw_frame (buf, 256, n, 0);
+  g_assert_cmpint (read (fd, buf, 256), ==, 256);
+  assert_raw_frame (buf, 256, n + 1, 0);
+
+  /* S_PARM changes the pace */
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  parm.parm.capture.timeperframe.numerator = 1;
+  parm.parm.capture.timeperframe.denominator = 5;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  while (read (fd, buf, 256) == 256);
+  g_assert_cmpint (poll_events (fd, POLLIN, 100), ==, 0);
+  g_assert_cmpint (poll_events (fd, POLLIN, 400) & POLLIN, !=, 0);
+  close (fd);
+  g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 0);
+  fake_v4l2_reset ();
+}
+
+static void
+test_read_timed_blocking (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 16, 16);
+  guint8 buf[256];
+  gint64 start;
+  int fd, i;
+
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 100);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  start = g_get_monotonic_time ();
+  for (i = 0; i < 6; i++) {
+    g_assert_cmpint (read (fd, buf, 256), ==, 256);
+    assert_raw_frame (buf, 256, i, 0);
+  }
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 5 * 10000 - 2000);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_read_variable (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_MJPEG, 64, 32);
+  gsize sizeimage = 64 * 32 * 2, prev = 0;
+  guint8 *buf = g_malloc (sizeimage);
+  guint64 n;
+  int fd;
+
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_VARIABLE);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  for (n = 0; n < 8; n++) {
+    gsize size = fake_v4l2_frame_size (n, sizeimage), i;
+
+    g_assert_cmpuint (size, >=, sizeimage / 4);
+    g_assert_cmpuint (size, <=, sizeimage / 2);
+    g_assert_cmpuint (size, !=, prev);
+    prev = size;
+    g_assert_cmpint (read (fd, buf, sizeimage), ==, size);
+    g_assert_cmpuint (buf[0], ==, 0xff);
+    g_assert_cmpuint (buf[1], ==, 0xd8);
+    g_assert_cmpuint (buf[size - 2], ==, 0xff);
+    g_assert_cmpuint (buf[size - 1], ==, 0xd9);
+    for (i = 2; i < size - 2; i++)
+      g_assert_cmpuint (buf[i], ==, fake_v4l2_frame_byte (n, i));
+  }
+
+  /* pieces of a variable frame add up to it */
+  fake_v4l2_device_set_short_reads (dev, 100);
+  prev = fake_v4l2_frame_size (8, sizeimage);
+  g_assert_cmpint (read_exact (fd, buf, prev, sizeimage), ==, prev);
+  g_assert_cmpuint (buf[1], ==, 0xd8);
+  g_assert_cmpuint (buf[prev - 1], ==, 0xd9);
+  g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 9);
+  /* and the next read starts frame 9 */
+  g_assert_cmpint (read (fd, buf, 2), ==, 2);
+  g_assert_cmpuint (buf[0], ==, 0xff);
+  g_assert_cmpuint (buf[1], ==, 0xd8);
+  close (fd);
+  g_free (buf);
+  fake_v4l2_reset ();
+}
+
+static void
+test_read_stream (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_MPEG, 720, 576);
+  guint8 buf[10000];
+  guint64 k = 0;
+  gint i;
+  int fd;
+
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 4096);
+  for (i = 0; i < 4096; i++, k++)
+    g_assert_cmpuint (buf[i], ==, fake_v4l2_stream_byte (k));
+  g_assert_cmpint (read (fd, buf, 1000), ==, 1000);
+  for (i = 0; i < 1000; i++, k++)
+    g_assert_cmpuint (buf[i], ==, fake_v4l2_stream_byte (k));
+  g_assert_cmpint (read (fd, buf, 1000), ==, 1000);
+  k += 1000;
+
+  fake_v4l2_device_set_stream_chunk (dev, 1500);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 1500);
+  g_assert_cmpuint (buf[0], ==, fake_v4l2_stream_byte (k));
+  k += 1500;
+  fake_v4l2_device_set_short_reads (dev, 10);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 10);
+  for (i = 0; i < 10; i++, k++)
+    g_assert_cmpuint (buf[i], ==, fake_v4l2_stream_byte (k));
+  close (fd);
+
+  /* MANUAL: a released "frame" is one chunk of the stream */
+  fake_v4l2_device_set_short_reads (dev, 0);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
+  fake_v4l2_device_release_frames (dev, 1);
+  g_assert_cmpint (read (fd, buf, 1000), ==, 1000);
+  g_assert_cmpuint (buf[0], ==, fake_v4l2_stream_byte (0));
+  g_assert_cmpint (read (fd, buf, 1000), ==, 500);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, 1000), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_read_errors (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 10, 10);
+  guint8 buf[100];
+  int fd, i;
+
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+
+  fake_v4l2_device_inject_io_error (dev, EINTR, 0, 2);
+  for (i = 0; i < 2; i++) {
+    errno = 0;
+    g_assert_cmpint (read (fd, buf, 100), ==, -1);
+    g_assert_cmpint (errno, ==, EINTR);
+  }
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  assert_raw_frame (buf, 100, 0, 0);
+
+  /* after two more frames */
+  fake_v4l2_device_inject_io_error (dev, EBUSY, 2, 1);
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  assert_raw_frame (buf, 100, 2, 0);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, 100), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+
+  /* EIO throws the begun frame away; EAGAIN does not */
+  g_assert_cmpint (read (fd, buf, 30), ==, 30);
+  assert_raw_frame (buf, 30, 3, 0);
+  fake_v4l2_device_inject_io_error (dev, EAGAIN, 0, 1);
+  g_assert_cmpint (read (fd, buf, 100), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  g_assert_cmpint (read (fd, buf, 30), ==, 30);
+  assert_raw_frame (buf, 30, 3, 30);
+  fake_v4l2_device_inject_io_error (dev, EIO, 0, 1);
+  g_assert_cmpint (read (fd, buf, 100), ==, -1);
+  g_assert_cmpint (errno, ==, EIO);
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  assert_raw_frame (buf, 100, 4, 0);
+
+  /* forever */
+  fake_v4l2_device_inject_io_error (dev, ENODEV, 0, G_MAXUINT);
+  for (i = 0; i < 10; i++) {
+    errno = 0;
+    g_assert_cmpint (read (fd, buf, 100), ==, -1);
+    g_assert_cmpint (errno, ==, ENODEV);
+  }
+  close (fd);
+
+  /* an armed error wakes a poller that has no frame to read */
+  dev = new_small_capture (V4L2_PIX_FMT_GREY, 10, 10);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  fake_v4l2_device_release_frames (dev, 1);
+  fake_v4l2_device_inject_io_error (dev, EIO, 1, 1);
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  g_assert_cmpint (poll_events (fd, POLLIN, 1000) & POLLIN, !=, 0);
+  g_assert_cmpint (read (fd, buf, 100), ==, -1);
+  g_assert_cmpint (errno, ==, EIO);
+  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_wrong_direction (void)
+{
+  guint8 buf[16] = { 0 };
+  int fd;
+
+  new_capture ();
+  fake_v4l2_device_new (OUT_PATH, TRUE);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  errno = 0;
+  g_assert_cmpint (write (fd, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EINVAL);
+  close (fd);
+  fd = open_dev (OUT_PATH, O_RDWR);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EINVAL);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* open(), stat(), close() */
+
+static void
+test_open_errors (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct stat st;
+  int fd;
+
+  fake_v4l2_device_set_open_error (dev, EBUSY);
+  errno = 0;
+  g_assert_cmpint (open (CAP_PATH, O_RDWR), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+  g_assert_cmpint (stat (CAP_PATH, &st), ==, 0);
+
+  fake_v4l2_device_set_open_error (dev, EACCES);
+  errno = 0;
+  g_assert_cmpint (openat (AT_FDCWD, CAP_PATH, O_RDWR), ==, -1);
+  g_assert_cmpint (errno, ==, EACCES);
+
+  /* ENOENT: there is no file at all */
+  fake_v4l2_device_set_open_error (dev, ENOENT);
+  g_assert_cmpint (open (CAP_PATH, O_RDWR), ==, -1);
+  g_assert_cmpint (errno, ==, ENOENT);
+  g_assert_cmpint (stat (CAP_PATH, &st), ==, -1);
+  g_assert_cmpint (errno, ==, ENOENT);
+  g_assert_false (g_file_test (CAP_PATH, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 0);
+
+  fake_v4l2_device_set_open_error (dev, 0);
+  g_assert_true (g_file_test (CAP_PATH, G_FILE_TEST_EXISTS));
+  fd = open_dev (CAP_PATH, O_RDWR);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_file_type (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct stat st, st2;
+  int fd;
+
+  g_assert_cmpint (stat (CAP_PATH, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+  g_assert_cmpuint (major (st.st_rdev), ==, 81);
+  g_assert_cmpint (lstat (CAP_PATH, &st2), ==, 0);
+  g_assert_cmpuint (st2.st_ino, ==, st.st_ino);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  g_assert_cmpint (fstat (fd, &st2), ==, 0);
+  g_assert_true (S_ISCHR (st2.st_mode));
+  g_assert_cmpuint (st2.st_rdev, ==, st.st_rdev);
+
+  /* the 64-bit entry points GLib calls are faked as well */
+  {
+    struct stat64 st64;
+
+    g_assert_cmpint (stat64 (CAP_PATH, &st64), ==, 0);
+    g_assert_true (S_ISCHR (st64.st_mode));
+    g_assert_cmpint (lstat64 (CAP_PATH, &st64), ==, 0);
+    g_assert_cmpint (fstat64 (fd, &st64), ==, 0);
+    g_assert_cmpuint (st64.st_rdev, ==, st.st_rdev);
+  }
+
+  fake_v4l2_device_set_file_type (dev, S_IFREG);
+  g_assert_cmpint (fstat (fd, &st2), ==, 0);
+  g_assert_true (S_ISREG (st2.st_mode));
+  g_assert_cmpint (stat (CAP_PATH, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_true (g_file_test (CAP_PATH, G_FILE_TEST_IS_REGULAR));
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_passthrough (void)
+{
+  struct stat st;
+  guint8 buf[4];
+  int fd;
+
+  new_capture ();
+  /* other paths and fds are libc's */
+  g_assert_cmpint (stat ("/", &st), ==, 0);
+  g_assert_true (S_ISDIR (st.st_mode));
+  g_assert_cmpint (stat ("/nonexistent-fakev4l2/video9", &st), ==, -1);
+  g_assert_cmpint (errno, ==, ENOENT);
+  fd = open ("/dev/zero", O_RDONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (fstat (fd, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+  g_assert_cmpuint (major (st.st_rdev), ==, 1);
+  buf[0] = 1;
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, sizeof (buf));
+  g_assert_cmpuint (buf[0], ==, 0);
+  assert_ioctl_fails (fd, VIDIOC_QUERYCAP, buf, ENOTTY);
+  g_assert_cmpint (close (fd), ==, 0);
+  g_assert_cmpint (close (fd), ==, -1);
+  g_assert_cmpint (errno, ==, EBADF);
+  fake_v4l2_reset ();
+}
+
+static void
+test_open_count (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  int fd1, fd2;
+
+  g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 0);
+  fd1 = open_dev (CAP_PATH, O_RDWR);
+  fd2 = open64 (CAP_PATH, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (fd2, >=, 0);
+  g_assert_cmpint (fcntl (fd2, F_GETFD) & FD_CLOEXEC, !=, 0);
+  g_assert_cmpint (fcntl (fd1, F_GETFD) & FD_CLOEXEC, ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 2);
+  g_assert_cmpint (close (fd1), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 1);
+  g_assert_cmpint (close (fd2), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 0);
+
+  fd1 = openat64 (AT_FDCWD, CAP_PATH, O_RDONLY);
+  g_assert_cmpint (fd1, >=, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 1);
+  g_assert_cmpint (close (fd1), ==, 0);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writing */
+
+static guint8 *
+pattern (gsize len, guint8 seed)
+{
+  guint8 *p = g_malloc (len);
+  gsize i;
+
+  for (i = 0; i < len; i++)
+    p[i] = seed + i * 3;
+  return p;
+}
+
+static void
+assert_written (FakeV4l2Device * dev, guint index, const guint8 * data,
+    gsize len)
+{
+  GBytes *b = fake_v4l2_device_get_written_frame (dev, index);
+
+  g_assert_nonnull (b);
+  g_assert_cmpmem (g_bytes_get_data (b, NULL), g_bytes_get_size (b), data, len);
+  g_bytes_unref (b);
+}
+
+static void
+test_write_accumulate (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  struct v4l2_format fmt;
+  guint8 *data = pattern (200, 1), *big = pattern (400, 9);
+  int fd;
+
+  fd = open_dev (OUT_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (poll_events (fd, POLLOUT, 0) & POLLOUT, !=, 0);
+  g_assert_cmpint (write (fd, data, 50), ==, 50);
+  g_assert_cmpint (write (fd, data + 50, 50), ==, 50);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 0);
+  /* a write stops at the end of the frame */
+  g_assert_cmpint (write (fd, data + 100, 100), ==, 28);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 1);
+  assert_written (dev, 0, data, 128);
+  g_assert_true (fake_v4l2_device_get_written_frame_format (dev, 0, &fmt));
+  g_assert_cmpuint (fmt.type, ==, OUT);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 16);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 128);
+
+  /* the format in force goes with each frame */
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = OUT;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_GREY;
+  fmt.fmt.pix.width = 32;
+  fmt.fmt.pix.height = 8;
+  assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+  g_assert_cmpint (write (fd, big, 400), ==, 256);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 2);
+  assert_written (dev, 1, big, 256);
+  g_assert_true (fake_v4l2_device_get_written_frame_format (dev, 1, &fmt));
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 32);
+  g_assert_false (fake_v4l2_device_get_written_frame_format (dev, 2, &fmt));
+  g_assert_null (fake_v4l2_device_get_written_frame (dev, 2));
+
+  /* short writes */
+  fake_v4l2_device_set_short_writes (dev, 100);
+  g_assert_cmpint (write (fd, big, 256), ==, 100);
+  g_assert_cmpint (write (fd, big + 100, 156), ==, 100);
+  g_assert_cmpint (write (fd, big + 200, 56), ==, 56);
+  assert_written (dev, 2, big, 256);
+  close (fd);
+  g_free (data);
+  g_free (big);
+  fake_v4l2_reset ();
+}
+
+static void
+test_write_per_call (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  guint8 *data = pattern (200, 5);
+  int fd;
+
+  fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
+  fd = open_dev (OUT_PATH, O_WRONLY);
+  g_assert_cmpint (write (fd, data, 10), ==, 10);
+  g_assert_cmpint (write (fd, data, 200), ==, 128);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 2);
+  assert_written (dev, 0, data, 10);
+  assert_written (dev, 1, data, 128);
+  fake_v4l2_device_set_short_writes (dev, 64);
+  g_assert_cmpint (write (fd, data, 128), ==, 64);
+  assert_written (dev, 2, data, 64);
+  close (fd);
+  g_free (data);
+  fake_v4l2_reset ();
+}
+
+static gpointer
+unblock_later (gpointer data)
+{
+  g_usleep (100 * 1000);
+  fake_v4l2_device_set_write_blocked (data, FALSE);
+  return NULL;
+}
+
+static void
+test_write_blocked (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  guint8 *data = pattern (128, 7);
+  GThread *thread;
+  gint64 start;
+  int fd;
+
+  fd = open_dev (OUT_PATH, O_RDWR | O_NONBLOCK);
+  fake_v4l2_device_set_write_blocked (dev, TRUE);
+  g_assert_cmpint (poll_events (fd, POLLOUT, 50), ==, 0);
+  errno = 0;
+  g_assert_cmpint (write (fd, data, 128), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 0);
+
+  fake_v4l2_device_set_write_blocked (dev, FALSE);
+  g_assert_cmpint (poll_events (fd, POLLOUT, 1000) & POLLOUT, !=, 0);
+  g_assert_cmpint (write (fd, data, 128), ==, 128);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 1);
+  close (fd);
+
+  /* a blocking writer sleeps until the device takes data again, and a
+   * fd opened while blocked is blocked too */
+  fake_v4l2_device_set_write_blocked (dev, TRUE);
+  fd = open_dev (OUT_PATH, O_RDWR);
+  g_assert_cmpint (poll_events (fd, POLLOUT, 20), ==, 0);
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("unblock", unblock_later, dev);
+  g_assert_cmpint (write (fd, data, 128), ==, 128);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 90 * 1000);
+  g_thread_join (thread);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 2);
+  close (fd);
+  g_free (data);
+  fake_v4l2_reset ();
+}
+
+static void
+test_write_errors (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  guint8 *data = pattern (128, 3);
+  int fd;
+
+  fd = open_dev (OUT_PATH, O_RDWR | O_NONBLOCK);
+  fake_v4l2_device_inject_io_error (dev, EINTR, 1, 1);
+  g_assert_cmpint (write (fd, data, 128), ==, 128);
+  errno = 0;
+  g_assert_cmpint (write (fd, data, 128), ==, -1);
+  g_assert_cmpint (errno, ==, EINTR);
+
+  /* EIO throws the partial frame away */
+  g_assert_cmpint (write (fd, data + 1, 20), ==, 20);
+  fake_v4l2_device_inject_io_error (dev, EIO, 0, 1);
+  errno = 0;
+  g_assert_cmpint (write (fd, data, 128), ==, -1);
+  g_assert_cmpint (errno, ==, EIO);
+  g_assert_cmpint (write (fd, data, 128), ==, 128);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 2);
+  assert_written (dev, 1, data, 128);
+
+  fake_v4l2_device_inject_io_error (dev, ENODEV, 0, G_MAXUINT);
+  g_assert_cmpint (write (fd, data, 128), ==, -1);
+  g_assert_cmpint (errno, ==, ENODEV);
+  g_assert_cmpint (write (fd, data, 128), ==, -1);
+  g_assert_cmpint (errno, ==, ENODEV);
+  close (fd);
+  g_free (data);
+  fake_v4l2_reset ();
+}
+
+typedef struct
+{
+  int fd;
+  guint frames;
+  gsize size;
+} ReaderData;
+
+static gpointer
+reader_thread (gpointer data)
+{
+  ReaderData *rd = data;
+  guint8 *buf = g_malloc (rd->size);
+  guint i;
+
+  for (i = 0; i < rd->frames; i++) {
+    read_exact (rd->fd, buf, rd->size, rd->size);
+    assert_raw_frame (buf, rd->size, i, 0);
+  }
+  g_free (buf);
+  return NULL;
+}
+
+/* The streaming thread reads while the app thread configures. */
+static void
+test_threads (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 32, 16);
+  struct v4l2_streamparm parm;
+  struct v4l2_format fmt;
+  ReaderData rd;
+  GThread *thread;
+  guint i;
+
+  fake_v4l2_device_set_short_reads (dev, 100);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
+  rd.fd = open_dev (CAP_PATH, O_RDWR);
+  rd.frames = 200;
+  rd.size = 32 * 16;
+  thread = g_thread_new ("reader", reader_thread, &rd);
+  for (i = 0; i < 2000; i++) {
+    fmt = get_fmt (rd.fd, CAP);
+    g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, rd.size);
+    memset (&parm, 0, sizeof (parm));
+    parm.type = CAP;
+    assert_ioctl_ok (rd.fd, VIDIOC_G_PARM, &parm);
+    if (i % 10 == 0)
+      fake_v4l2_device_release_frames (dev, 1);
+  }
+  g_thread_join (thread);
+  g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 200);
+  close (rd.fd);
+  fake_v4l2_reset ();
+}
+
+/* ---------------------------------------------------------------------- */
+/* Teardown */
+
+static void
+test_reset (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_capability cap;
+  guint8 buf[16];
+  int fd, fd2;
+
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_new (OUT_PATH, TRUE);
+  fd2 = open_dev (OUT_PATH, O_RDWR);
+
+  /* the clock thread goes with the device; its fds see it vanish */
+  fake_v4l2_reset ();
+  g_assert_cmpint (poll_events (fd, POLLIN, 1000) & (POLLIN | POLLHUP), !=, 0);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, ENODEV);
+  assert_ioctl_fails (fd, VIDIOC_QUERYCAP, &cap, ENODEV);
+  g_assert_cmpint (write (fd2, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, ENODEV);
+  g_assert_cmpint (close (fd), ==, 0);
+  g_assert_cmpint (close (fd2), ==, 0);
+
+  /* the paths are gone */
+  errno = 0;
+  g_assert_cmpint (open (CAP_PATH, O_RDWR), ==, -1);
+  g_assert_cmpint (errno, ==, ENOENT);
+
+  /* and may be registered again */
+  dev = fake_v4l2_device_new (CAP_PATH, FALSE);
+  g_assert_nonnull (dev);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  fake_v4l2_device_free (dev);
+  g_assert_cmpint (close (fd), ==, 0);
+  fake_v4l2_reset ();
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/fakev4l2/querycap/device-caps", test_querycap_device_caps);
+  g_test_add_func ("/fakev4l2/querycap/without-device-caps",
+      test_querycap_without_device_caps);
+  g_test_add_func ("/fakev4l2/enum/formats", test_enum_formats);
+  g_test_add_func ("/fakev4l2/enum/framesizes", test_enum_framesizes);
+  g_test_add_func ("/fakev4l2/enum/frameintervals", test_enum_frameintervals);
+  g_test_add_func ("/fakev4l2/enum/not-supported", test_no_size_enumeration);
+  g_test_add_func ("/fakev4l2/fmt/default", test_fmt_default);
+  g_test_add_func ("/fakev4l2/fmt/try-snaps", test_fmt_try_snaps);
+  g_test_add_func ("/fakev4l2/fmt/set", test_fmt_set);
+  g_test_add_func ("/fakev4l2/fmt/size-table", test_fmt_size_table);
+  g_test_add_func ("/fakev4l2/parm/accept", test_parm_accept);
+  g_test_add_func ("/fakev4l2/parm/nearest", test_parm_nearest);
+  g_test_add_func ("/fakev4l2/parm/fixed", test_parm_fixed);
+  g_test_add_func ("/fakev4l2/parm/no-timeperframe", test_parm_no_timeperframe);
+  g_test_add_func ("/fakev4l2/parm/modes-and-buffers",
+      test_parm_modes_and_buffers);
+  g_test_add_func ("/fakev4l2/parm/output", test_parm_output);
+  g_test_add_func ("/fakev4l2/ioctl/misc", test_ioctl_misc);
+  g_test_add_func ("/fakev4l2/read/immediate", test_read_immediate);
+  g_test_add_func ("/fakev4l2/read/short", test_read_short);
+  g_test_add_func ("/fakev4l2/read/manual", test_read_manual);
+  g_test_add_func ("/fakev4l2/read/timed", test_read_timed);
+  g_test_add_func ("/fakev4l2/read/timed-blocking", test_read_timed_blocking);
+  g_test_add_func ("/fakev4l2/read/variable", test_read_variable);
+  g_test_add_func ("/fakev4l2/read/stream", test_read_stream);
+  g_test_add_func ("/fakev4l2/read/errors", test_read_errors);
+  g_test_add_func ("/fakev4l2/read/wrong-direction", test_wrong_direction);
+  g_test_add_func ("/fakev4l2/open/errors", test_open_errors);
+  g_test_add_func ("/fakev4l2/open/file-type", test_file_type);
+  g_test_add_func ("/fakev4l2/open/passthrough", test_passthrough);
+  g_test_add_func ("/fakev4l2/open/count", test_open_count);
+  g_test_add_func ("/fakev4l2/write/accumulate", test_write_accumulate);
+  g_test_add_func ("/fakev4l2/write/per-call", test_write_per_call);
+  g_test_add_func ("/fakev4l2/write/blocked", test_write_blocked);
+  g_test_add_func ("/fakev4l2/write/errors", test_write_errors);
+  g_test_add_func ("/fakev4l2/threads", test_threads);
+  g_test_add_func ("/fakev4l2/reset", test_reset);
+
+  return g_test_run ();
+}
