@@ -454,7 +454,7 @@ gst_fgrab_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
   GstCaps *caps, *result;
 
-  if (self->device)
+  if (self->device && fgrab_device_is_open (self->device))
     caps = fgrab_device_probe_caps (self->device);
   else
     caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
@@ -556,20 +556,24 @@ clear_configuration (GstFgrabSrc * self)
 }
 
 /* Reopens the node: read() I/O, once started, can only be stopped by
- * closing, and the driver refuses a new format until then. */
+ * closing, and the driver refuses a new format until then.  Also opens a
+ * node that an earlier reopen could not (it was unplugged). */
 static gboolean
-gst_fgrab_src_reopen (GstFgrabSrc * self)
+gst_fgrab_src_reopen (GstFgrabSrc * self, gboolean post_errors)
 {
   GError *error = NULL;
 
-  if (!self->io_started)
+  if (!self->io_started && fgrab_device_is_open (self->device))
     return TRUE;
 
   GST_DEBUG_OBJECT (self, "reopening the device to end read() I/O");
   fgrab_device_close (self->device);
   self->io_started = FALSE;
   if (!fgrab_device_open (self->device, &error)) {
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    if (post_errors)
+      fgrab_device_post_error (GST_ELEMENT (self), error);
+    else
+      GST_WARNING_OBJECT (self, "could not reopen: %s", error->message);
     g_error_free (error);
     return FALSE;
   }
@@ -591,7 +595,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   gboolean rate_asked;
   guint readbuffers, capturemode, extendedmode;
 
-  if (!gst_fgrab_src_reopen (self))
+  if (!gst_fgrab_src_reopen (self, TRUE))
     return NULL;
 
   clear_configuration (self);
@@ -933,27 +937,30 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
   self->last_pts = GST_CLOCK_TIME_NONE;
   self->discont = TRUE;
   self->eio_count = 0;
-  return self->device != NULL;
+
+  /* after an unplug the node may be closed: try it again */
+  return gst_fgrab_src_reopen (self, TRUE);
 }
 
 static gboolean
 gst_fgrab_src_stop (GstBaseSrc * bsrc)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-  gboolean ret;
 
-  if (self->dropped)
-    GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames captured, %"
-        G_GUINT64_FORMAT " dropped", self->frames, self->dropped);
+  GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames captured, %"
+      G_GUINT64_FORMAT " dropped", self->frames, self->dropped);
 
   g_free (self->staging);
   self->staging = NULL;
   self->staging_size = 0;
   clear_configuration (self);
 
-  /* the next start must find the node idle, ready for S_FMT */
-  ret = gst_fgrab_src_reopen (self);
-  return ret;
+  /* The next start must find the node idle, ready for S_FMT.  A node that
+   * went away cannot be reopened; stopping still succeeds, and start()
+   * says what is wrong. */
+  if (self->io_started)
+    gst_fgrab_src_reopen (self, FALSE);
+  return TRUE;
 }
 
 static gboolean
