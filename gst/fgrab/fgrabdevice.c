@@ -1303,36 +1303,11 @@ FgrabIoResult
 fgrab_device_write (FgrabDevice * device, const guint8 * data, gsize size,
     GError ** error)
 {
-  FgrabIoResult result;
-  gboolean polled_error = FALSE;
+  gsize written;
+  guint n_writes;
 
-  while (size > 0) {
-    gssize n = write (device->fd, data, size);
-
-    if (n > 0) {
-      GST_LOG ("%s: wrote %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
-          device->path, n, size);
-      data += n;
-      size -= n;
-      polled_error = FALSE;
-      continue;
-    }
-    if (n == 0) {
-      GST_DEBUG ("%s: write returned 0", device->path);
-      return FGRAB_IO_EOS;
-    }
-    if (errno == EINTR)
-      continue;
-    if (errno != EAGAIN)
-      return io_error (device, errno, "write", error);
-    if (polled_error)
-      return io_error (device, EIO, "write", error);
-
-    if (!wait_ready (device, &result, error))
-      return result;
-    polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
-  }
-  return FGRAB_IO_OK;
+  return fgrab_device_write_resumable (device, data, size, &written,
+      &n_writes, error);
 }
 
 void
@@ -1384,4 +1359,48 @@ fgrab_device_post_error (GstElement * element, GError * error)
 
   gst_element_message_full (element, GST_MESSAGE_ERROR, domain, code, text,
       debug, __FILE__, GST_FUNCTION, __LINE__);
+}
+
+/* A sink interrupted by unlock() must resume the same frame where it
+ * stopped (gst_base_sink_wait_preroll), so it has to know how much already
+ * went out; and an encoded frame split over several write() calls is worth
+ * a log line, so the calls are counted too. */
+FgrabIoResult
+fgrab_device_write_resumable (FgrabDevice * device, const guint8 * data,
+    gsize size, gsize * written, guint * n_writes, GError ** error)
+{
+  FgrabIoResult result;
+  gboolean polled_error = FALSE;
+
+  *written = 0;
+  *n_writes = 0;
+  while (size > 0) {
+    gssize n = write (device->fd, data, size);
+
+    if (n > 0) {
+      GST_LOG ("%s: wrote %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
+          device->path, n, size);
+      data += n;
+      size -= n;
+      *written += n;
+      (*n_writes)++;
+      polled_error = FALSE;
+      continue;
+    }
+    if (n == 0) {
+      GST_DEBUG ("%s: write returned 0", device->path);
+      return FGRAB_IO_EOS;
+    }
+    if (errno == EINTR)
+      continue;
+    if (errno != EAGAIN)
+      return io_error (device, errno, "write", error);
+    if (polled_error)
+      return io_error (device, EIO, "write", error);
+
+    if (!wait_ready (device, &result, error))
+      return result;
+    polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+  }
+  return FGRAB_IO_OK;
 }

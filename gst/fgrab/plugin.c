@@ -24,6 +24,7 @@
 #include <gst/gst.h>
 
 #include "gstfgrabsrc.h"
+#include "gstfgrabsink.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -31,6 +32,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (fgrabsrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (fgrabsink, plugin);
 
   return ret;
 }

@@ -728,6 +728,59 @@ GST_START_TEST (test_timestamps_durations_offsets)
 
 GST_END_TEST;
 
+static GstPadProbeReturn
+count_discont_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  guint *counts = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+
+  counts[0]++;
+  if (counts[0] > 1 && GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT))
+    counts[1]++;
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_gap_after_slow_consumer_sets_discont)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstElement *pipeline, *src;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg;
+  guint counts[2] = { 0, 0 };
+
+  /* the driver keeps one frame; a consumer that takes 5 periods per frame
+   * makes it drop the others */
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_buffers (dev, 1, 1);
+  pipeline = gst_parse_launch ("fgrabsrc name=src device=" FAKE_PATH
+      " num-buffers=4 ! video/x-raw,framerate=30/1 ! "
+      "identity sleep-time=166000 ! fakesink sync=false", NULL);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  pad = gst_element_get_static_pad (src, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_discont_probe,
+      counts, NULL);
+
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+
+  fail_unless_equals_int (counts[0], 4);
+  fail_unless (counts[1] >= 1, "no DISCONT after the gaps");
+  fail_unless (fake_v4l2_device_get_dropped_frames (dev) > 0);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pad);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_short_reads_and_eintr_assemble_exact_frames)
 {
   FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_NV12, 0,
@@ -1121,6 +1174,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_s_parm_refused_is_a_warning);
   tcase_add_test (tc, test_latency_is_one_frame_period);
   tcase_add_test (tc, test_timestamps_durations_offsets);
+  tcase_add_test (tc, test_gap_after_slow_consumer_sets_discont);
   tcase_add_test (tc, test_short_reads_and_eintr_assemble_exact_frames);
   tcase_add_test (tc, test_eagain_is_waited_out);
   tcase_add_test (tc, test_transient_eio_marks_discont_and_goes_on);

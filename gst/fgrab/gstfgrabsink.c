@@ -1,0 +1,1106 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/**
+ * SECTION:element-fgrabsink
+ * @title: fgrabsink
+ *
+ * fgrabsink writes video to a V4L2 output node with write(), waiting for
+ * the node in poll().  It is meant for the devices that take frames no
+ * other way (the kernel's vivid output, v4l2loopback virtual webcams) and
+ * for applications that want to feed a device without streaming I/O.
+ *
+ * Every frame goes to the driver whole, in the layout the driver asked for
+ * (its bytes per line), and raw frames are exactly their picture size, not
+ * the driver's possibly rounded image size, so readers of a loopback device
+ * get frames of the size they expect.  The negotiated frame rate is
+ * programmed with VIDIOC_S_PARM where the driver allows it; frames are
+ * written at their running time (#GstBaseSink:sync) either way.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! fgrabsink device=/dev/video1
+ * gst-launch-1.0 videotestsrc ! jpegenc ! fgrabsink device=/dev/video1
+ * ]|
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/video/video.h>
+
+#include "fgrabdevice.h"
+#include "gstfgrabsink.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_fgrab_sink_debug);
+#define GST_CAT_DEFAULT gst_fgrab_sink_debug
+
+#define DEFAULT_DEVICE "/dev/video1"
+#define DEFAULT_WRITEBUFFERS 0
+#define DEFAULT_OUTPUTMODE 0
+#define DEFAULT_EXTENDEDMODE 0
+
+#define MIN_POOL_BUFFERS 2
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE,
+  PROP_DEVICE_NAME,
+  PROP_WRITEBUFFERS,
+  PROP_OUTPUTMODE,
+  PROP_EXTENDEDMODE,
+};
+
+struct _GstFgrabSink
+{
+  GstVideoSink parent;
+
+  /* Settings, under the object lock. */
+  gchar *device_path;
+  guint writebuffers;
+  guint outputmode;
+  guint extendedmode;
+  /* What the driver kept, valid once configured. */
+  gboolean configured;
+  guint actual_writebuffers;
+  guint actual_outputmode;
+  guint actual_extendedmode;
+
+  /* Guards replacing the node (and so its GstPoll) against unlock() and
+   * unlock_stop() from other threads, and the flushing state that a
+   * reopened node must take over. */
+  GMutex dev_lock;
+  gboolean flushing;
+
+  /* Stream state: state changes and the streaming thread. */
+  FgrabDevice *device;
+  gboolean io_started;
+  /* a frame was abandoned half written: the driver holds its start */
+  gboolean partial;
+  gboolean params_warned;
+  GstCaps *configured_caps;
+  const FgrabFormat *format;
+  /* the caps' own layout and the driver's */
+  GstVideoInfo info;
+  FgrabFrameLayout layout;
+  guint8 *staging;
+  gsize staging_size;
+
+  /* show-preroll-frame: the preroll frame already written, so that its
+   * render does not write it a second time */
+  gboolean in_preroll;
+  GstBuffer *preroll_shown;
+
+  guint64 frames;
+};
+
+#define gst_fgrab_sink_parent_class parent_class
+G_DEFINE_TYPE (GstFgrabSink, gst_fgrab_sink, GST_TYPE_VIDEO_SINK);
+GST_ELEMENT_REGISTER_DEFINE (fgrabsink, "fgrabsink", GST_RANK_NONE,
+    GST_TYPE_FGRAB_SINK);
+
+GType
+gst_fgrab_output_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    {GST_FGRAB_OUTPUT_MODE_HIGH_QUALITY,
+        "High quality output mode (V4L2_MODE_HIGHQUALITY)", "high-quality"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = g_flags_register_static ("GstFgrabOutputMode", values);
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
+static void gst_fgrab_sink_finalize (GObject * object);
+static void gst_fgrab_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_fgrab_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static GstStateChangeReturn gst_fgrab_sink_change_state (GstElement *
+    element, GstStateChange transition);
+static GstCaps *gst_fgrab_sink_get_caps (GstBaseSink * bsink, GstCaps * filter);
+static gboolean gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps);
+static gboolean gst_fgrab_sink_propose_allocation (GstBaseSink * bsink,
+    GstQuery * query);
+static gboolean gst_fgrab_sink_start (GstBaseSink * bsink);
+static gboolean gst_fgrab_sink_stop (GstBaseSink * bsink);
+static gboolean gst_fgrab_sink_unlock (GstBaseSink * bsink);
+static gboolean gst_fgrab_sink_unlock_stop (GstBaseSink * bsink);
+static gboolean gst_fgrab_sink_event (GstBaseSink * bsink, GstEvent * event);
+static gboolean gst_fgrab_sink_query (GstBaseSink * bsink, GstQuery * query);
+static GstFlowReturn gst_fgrab_sink_preroll (GstBaseSink * bsink,
+    GstBuffer * buf);
+static GstFlowReturn gst_fgrab_sink_show_frame (GstVideoSink * vsink,
+    GstBuffer * buf);
+
+static void
+gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
+  GstVideoSinkClass *videosink_class = GST_VIDEO_SINK_CLASS (klass);
+  GstPadTemplate *templ;
+  GstCaps *caps;
+
+  gobject_class->finalize = gst_fgrab_sink_finalize;
+  gobject_class->set_property = gst_fgrab_sink_set_property;
+  gobject_class->get_property = gst_fgrab_sink_get_property;
+
+  /**
+   * GstFgrabSink:device:
+   *
+   * The V4L2 output node to write to.  It must support write()
+   * (V4L2_CAP_READWRITE).
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "V4L2 output device node to write() to", DEFAULT_DEVICE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstFgrabSink:device-name:
+   *
+   * The card name the driver reports (VIDIOC_QUERYCAP), once the device is
+   * open.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "Name of the device (the driver's card name), NULL until opened",
+          NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstFgrabSink:writebuffers:
+   *
+   * The number of buffers the driver should use for write()
+   * (v4l2_outputparm.writebuffers).  0 leaves the driver's setting.  Once
+   * the stream is configured the property reads back what the driver
+   * actually uses.
+   */
+  g_object_class_install_property (gobject_class, PROP_WRITEBUFFERS,
+      g_param_spec_uint ("writebuffers", "Write buffers",
+          "Buffers the driver uses for write() (0 = keep the driver's "
+          "setting; reads back the driver's value once configured)",
+          0, G_MAXUINT32, DEFAULT_WRITEBUFFERS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstFgrabSink:outputmode:
+   *
+   * Flags for v4l2_outputparm.outputmode.  Reads back what the driver kept
+   * once the stream is configured.
+   */
+  g_object_class_install_property (gobject_class, PROP_OUTPUTMODE,
+      g_param_spec_flags ("outputmode", "Output mode",
+          "Output mode flags (reads back what the driver kept once "
+          "configured)", GST_TYPE_FGRAB_OUTPUT_MODE, DEFAULT_OUTPUTMODE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstFgrabSink:extendedmode:
+   *
+   * The driver-specific v4l2_outputparm.extendedmode value; 0 unless the
+   * driver documents a meaning.
+   */
+  g_object_class_install_property (gobject_class, PROP_EXTENDEDMODE,
+      g_param_spec_uint ("extendedmode", "Extended mode",
+          "Driver-specific extended output mode (0 = none)",
+          0, G_MAXUINT32, DEFAULT_EXTENDEDMODE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_set_static_metadata (element_class,
+      "Video (fgrab) write() sink", "Sink/Video",
+      "Writes video to a V4L2 device with write() under poll()",
+      "The fgrab authors");
+
+  caps = fgrab_format_get_all_caps ();
+  templ = gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps);
+  gst_element_class_add_pad_template (element_class, templ);
+  gst_caps_unref (caps);
+
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_sink_change_state);
+
+  basesink_class->get_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_get_caps);
+  /* GstVideoSink's set_caps only knows raw video; image/jpeg must pass */
+  basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_set_caps);
+  basesink_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_fgrab_sink_propose_allocation);
+  basesink_class->start = GST_DEBUG_FUNCPTR (gst_fgrab_sink_start);
+  basesink_class->stop = GST_DEBUG_FUNCPTR (gst_fgrab_sink_stop);
+  basesink_class->unlock = GST_DEBUG_FUNCPTR (gst_fgrab_sink_unlock);
+  basesink_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_fgrab_sink_unlock_stop);
+  basesink_class->event = GST_DEBUG_FUNCPTR (gst_fgrab_sink_event);
+  basesink_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_sink_query);
+  basesink_class->preroll = GST_DEBUG_FUNCPTR (gst_fgrab_sink_preroll);
+  videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_OUTPUT_MODE, 0);
+
+  GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
+      "V4L2 write() sink");
+}
+
+static void
+gst_fgrab_sink_init (GstFgrabSink * self)
+{
+  self->device_path = g_strdup (DEFAULT_DEVICE);
+  self->writebuffers = DEFAULT_WRITEBUFFERS;
+  self->outputmode = DEFAULT_OUTPUTMODE;
+  self->extendedmode = DEFAULT_EXTENDEDMODE;
+  g_mutex_init (&self->dev_lock);
+  gst_video_info_init (&self->info);
+}
+
+static void
+gst_fgrab_sink_finalize (GObject * object)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (object);
+
+  fgrab_device_free (self->device);
+  gst_clear_caps (&self->configured_caps);
+  gst_clear_buffer (&self->preroll_shown);
+  g_free (self->staging);
+  g_free (self->device_path);
+  g_mutex_clear (&self->dev_lock);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_fgrab_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE:
+      if (self->device) {
+        /* the node is open from READY on: a new path needs NULL */
+        GST_WARNING_OBJECT (self, "device can only be changed in NULL state");
+        break;
+      }
+      g_free (self->device_path);
+      self->device_path = g_value_dup_string (value);
+      break;
+    case PROP_WRITEBUFFERS:
+      self->writebuffers = g_value_get_uint (value);
+      self->configured = FALSE;
+      break;
+    case PROP_OUTPUTMODE:
+      self->outputmode = g_value_get_flags (value);
+      self->configured = FALSE;
+      break;
+    case PROP_EXTENDEDMODE:
+      self->extendedmode = g_value_get_uint (value);
+      self->configured = FALSE;
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_fgrab_sink_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE:
+      g_value_set_string (value, self->device_path);
+      break;
+    case PROP_DEVICE_NAME:
+      /* the streaming thread may be reopening the node */
+      g_mutex_lock (&self->dev_lock);
+      g_value_set_string (value, self->device ?
+          fgrab_device_get_card (self->device) : NULL);
+      g_mutex_unlock (&self->dev_lock);
+      break;
+    case PROP_WRITEBUFFERS:
+      g_value_set_uint (value, self->configured ? self->actual_writebuffers :
+          self->writebuffers);
+      break;
+    case PROP_OUTPUTMODE:
+      g_value_set_flags (value, self->configured ? self->actual_outputmode :
+          self->outputmode);
+      break;
+    case PROP_EXTENDEDMODE:
+      g_value_set_uint (value, self->configured ? self->actual_extendedmode :
+          self->extendedmode);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_fgrab_sink_open (GstFgrabSink * self)
+{
+  FgrabDevice *device;
+  GError *error = NULL;
+  gchar *path;
+
+  GST_OBJECT_LOCK (self);
+  path = g_strdup (self->device_path);
+  GST_OBJECT_UNLOCK (self);
+
+  if (path == NULL || *path == '\0') {
+    g_free (path);
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No device given. Set the 'device' property to a V4L2 output node "
+            "such as /dev/video1."), (NULL));
+    return FALSE;
+  }
+
+  device = fgrab_device_new (path, TRUE);
+  g_free (path);
+
+  if (!fgrab_device_open (device, &error)) {
+    fgrab_device_post_error (GST_ELEMENT (self), error);
+    g_error_free (error);
+    fgrab_device_free (device);
+    return FALSE;
+  }
+
+  GST_INFO_OBJECT (self, "opened %s ('%s')", device->path,
+      fgrab_device_get_card (device));
+
+  self->io_started = FALSE;
+  self->params_warned = FALSE;
+  GST_OBJECT_LOCK (self);
+  g_mutex_lock (&self->dev_lock);
+  self->device = device;
+  g_mutex_unlock (&self->dev_lock);
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static void
+gst_fgrab_sink_close (GstFgrabSink * self)
+{
+  FgrabDevice *device;
+
+  GST_OBJECT_LOCK (self);
+  g_mutex_lock (&self->dev_lock);
+  device = self->device;
+  self->device = NULL;
+  g_mutex_unlock (&self->dev_lock);
+  GST_OBJECT_UNLOCK (self);
+
+  fgrab_device_free (device);
+}
+
+static GstStateChangeReturn
+gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (element);
+  GstStateChangeReturn ret;
+
+  switch (transition) {
+    case GST_STATE_CHANGE_NULL_TO_READY:
+      if (!gst_fgrab_sink_open (self))
+        return GST_STATE_CHANGE_FAILURE;
+      break;
+    default:
+      break;
+  }
+
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+
+  switch (transition) {
+    case GST_STATE_CHANGE_READY_TO_NULL:
+      gst_fgrab_sink_close (self);
+      break;
+    default:
+      break;
+  }
+
+  return ret;
+}
+
+static GstCaps *
+gst_fgrab_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+  GstCaps *caps, *result;
+
+  if (self->device && fgrab_device_is_open (self->device)) {
+    guint i;
+
+    /* On output the colorimetry is the writer's to say; what TRY_FMT
+     * answered is the driver's default, not a limit, and the bytes reach
+     * the driver unchanged whatever the label. */
+    caps = gst_caps_make_writable (fgrab_device_probe_caps (self->device));
+    for (i = 0; i < gst_caps_get_size (caps); i++)
+      gst_structure_remove_field (gst_caps_get_structure (caps, i),
+          "colorimetry");
+  } else {
+    caps = gst_pad_get_pad_template_caps (GST_BASE_SINK_PAD (bsink));
+  }
+
+  if (filter) {
+    result = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (caps);
+  } else {
+    result = caps;
+  }
+  return result;
+}
+
+static void
+clear_configuration (GstFgrabSink * self)
+{
+  gst_clear_caps (&self->configured_caps);
+  self->format = NULL;
+  gst_video_info_init (&self->info);
+  memset (&self->layout, 0, sizeof (self->layout));
+  GST_OBJECT_LOCK (self);
+  self->configured = FALSE;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Reopens the node: write() I/O, once started, can only be stopped by
+ * closing, and the driver refuses a new format until then (vb2 answers
+ * S_FMT with EBUSY).  Closing also drops what the driver holds of a frame
+ * abandoned half way. */
+static gboolean
+gst_fgrab_sink_reopen (GstFgrabSink * self)
+{
+  GError *error = NULL;
+  gboolean ok;
+
+  if (!self->io_started && !self->partial)
+    return TRUE;
+
+  GST_DEBUG_OBJECT (self, "reopening the device to end write() I/O");
+  g_mutex_lock (&self->dev_lock);
+  fgrab_device_close (self->device);
+  ok = fgrab_device_open (self->device, &error);
+  if (ok)
+    fgrab_device_set_flushing (self->device, self->flushing);
+  g_mutex_unlock (&self->dev_lock);
+  self->io_started = FALSE;
+  self->partial = FALSE;
+
+  if (!ok) {
+    fgrab_device_post_error (GST_ELEMENT (self), error);
+    g_error_free (error);
+  }
+  return ok;
+}
+
+/* The row length of each plane as the buffer stores it, from its video
+ * meta or else the default layout of the caps. */
+static gboolean
+buffer_matches_layout (GstFgrabSink * self, GstBuffer * buf)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  guint p;
+
+  if (meta && meta->n_planes != self->layout.n_planes)
+    return FALSE;
+  for (p = 0; p < self->layout.n_planes; p++) {
+    gint stride = meta ? meta->stride[p] :
+        GST_VIDEO_INFO_PLANE_STRIDE (&self->info, p);
+    gsize offset = meta ? meta->offset[p] :
+        GST_VIDEO_INFO_PLANE_OFFSET (&self->info, p);
+
+    if (stride != self->layout.stride[p] || offset != self->layout.offset[p])
+      return FALSE;
+  }
+  return gst_buffer_get_size (buf) >= self->layout.payload;
+}
+
+static gboolean
+layout_is_default (GstFgrabSink * self)
+{
+  guint p;
+
+  if (self->layout.n_planes != GST_VIDEO_INFO_N_PLANES (&self->info))
+    return FALSE;
+  for (p = 0; p < self->layout.n_planes; p++) {
+    if (self->layout.stride[p] != GST_VIDEO_INFO_PLANE_STRIDE (&self->info, p)
+        || self->layout.offset[p] != GST_VIDEO_INFO_PLANE_OFFSET (&self->info,
+            p))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* S_PARM with the caps' rate and the properties, and what the driver kept
+ * into the properties.  Never fails: a driver without S_PARM still takes
+ * frames, and sync paces them. */
+static void
+configure_params (GstFgrabSink * self, gint fps_n, gint fps_d)
+{
+  FgrabDevice *device = self->device;
+  FgrabStreamParams params;
+  GError *error = NULL;
+  guint writebuffers, outputmode, extendedmode;
+  gboolean rate_asked = fps_n > 0 && fps_d > 0;
+
+  GST_OBJECT_LOCK (self);
+  writebuffers = self->writebuffers;
+  outputmode = self->outputmode;
+  extendedmode = self->extendedmode;
+  GST_OBJECT_UNLOCK (self);
+
+  memset (&params, 0, sizeof (params));
+  params.mode = outputmode;
+  params.extendedmode = extendedmode;
+  params.buffers = writebuffers;
+  /* timeperframe is the inverse of the rate; 0/0 asks for the nominal
+   * rate, never a denominator of 0 with a numerator */
+  if (rate_asked) {
+    params.period_n = fps_d;
+    params.period_d = fps_n;
+  }
+
+  if (!fgrab_device_set_params (device, &params, &error)) {
+    if (!self->params_warned) {
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+          ("Device '%s' does not accept output parameters (frame rate, "
+              "write buffers, output mode); frames are paced by the clock.",
+              device->path), ("%s", error->message));
+      self->params_warned = TRUE;
+    } else {
+      GST_DEBUG_OBJECT (self, "S_PARM refused again: %s", error->message);
+    }
+    g_clear_error (&error);
+    if (!fgrab_device_get_params (device, &params, NULL))
+      memset (&params, 0, sizeof (params));
+  } else if (rate_asked && !(params.capability & V4L2_CAP_TIMEPERFRAME)) {
+    if (!self->params_warned) {
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+          ("Device '%s' cannot be told the frame rate; frames are paced by "
+              "the clock.", device->path),
+          ("no V4L2_CAP_TIMEPERFRAME, asked %d/%d fps", fps_n, fps_d));
+      self->params_warned = TRUE;
+    }
+  } else if (rate_asked && (params.period_n == 0 || params.period_d == 0 ||
+          gst_util_fraction_compare (fps_n, fps_d, params.period_d,
+              params.period_n) != 0)) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("The driver of '%s' set the frame period to %u/%u s instead of "
+            "%d/%d s; frames are still written at their running time.",
+            device->path, params.period_n, params.period_d, fps_d, fps_n),
+        (NULL));
+  }
+
+  if (outputmode != params.mode)
+    GST_INFO_OBJECT (self, "driver kept output mode 0x%x of 0x%x",
+        params.mode, outputmode);
+
+  GST_OBJECT_LOCK (self);
+  self->actual_writebuffers = params.buffers;
+  self->actual_outputmode = params.mode;
+  self->actual_extendedmode = params.extendedmode;
+  self->configured = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* S_FMT and S_PARM from fixed @caps.  FALSE after posting an error. */
+static gboolean
+gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
+{
+  FgrabDevice *device = self->device;
+  GstVideoInfo device_info;
+  GError *error = NULL;
+  const GstStructure *s;
+  gint fps_n = 0, fps_d = 1;
+
+  if (device == NULL || !gst_caps_is_fixed (caps))
+    return FALSE;
+
+  /* hold @caps: it may be the configuration cleared below */
+  gst_caps_ref (caps);
+  clear_configuration (self);
+
+  if (!gst_fgrab_sink_reopen (self))
+    goto failed;
+
+  if (!fgrab_device_set_format (device, caps, &error)) {
+    fgrab_device_post_error (GST_ELEMENT (self), error);
+    g_error_free (error);
+    goto failed;
+  }
+
+  s = gst_caps_get_structure (caps, 0);
+  if (!gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d))
+    fps_n = 0;
+  configure_params (self, fps_n, fps_d);
+
+  self->format = device->fgrab_format;
+  /* encoded frames go out as they come: only raw ones need the layout */
+  if (!fgrab_device_get_layout (device, &device_info, &self->layout) &&
+      self->format->kind == FGRAB_FORMAT_KIND_RAW) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Device '%s' describes its frames in a way that cannot be used "
+            "(bytes per line or image size are wrong).", device->path),
+        ("bytesperline %u sizeimage %u", device->format.fmt.pix.bytesperline,
+            device->format.fmt.pix.sizeimage));
+    goto failed;
+  }
+
+  if (self->format->kind == FGRAB_FORMAT_KIND_RAW) {
+    if (!gst_video_info_from_caps (&self->info, caps) ||
+        GST_VIDEO_INFO_N_PLANES (&self->info) != self->layout.n_planes) {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("Invalid video caps for device '%s'.", device->path),
+          ("%" GST_PTR_FORMAT, caps));
+      goto failed;
+    }
+    GST_VIDEO_SINK_WIDTH (self) = GST_VIDEO_INFO_WIDTH (&self->info);
+    GST_VIDEO_SINK_HEIGHT (self) = GST_VIDEO_INFO_HEIGHT (&self->info);
+
+    if (!layout_is_default (self) && self->staging_size < self->layout.payload) {
+      /* zeroed once: the padding at the end of each line is never
+       * written, so what the driver gets there stays stable */
+      g_free (self->staging);
+      self->staging = g_malloc0 (self->layout.payload);
+      self->staging_size = self->layout.payload;
+    }
+  }
+
+  GST_INFO_OBJECT (self, "configured %" GST_PTR_FORMAT ": payload %"
+      G_GSIZE_FORMAT " bytes (driver's sizeimage %" G_GSIZE_FORMAT
+      "), bytesperline %d", caps, self->layout.payload,
+      self->layout.sizeimage, self->layout.stride[0]);
+
+  self->configured_caps = caps;
+  return TRUE;
+
+failed:
+  gst_caps_unref (caps);
+  clear_configuration (self);
+  return FALSE;
+}
+
+static gboolean
+gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+
+  if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps))
+    return TRUE;
+
+  GST_DEBUG_OBJECT (self, "set caps %" GST_PTR_FORMAT, caps);
+  return gst_fgrab_sink_configure (self, caps);
+}
+
+/* Alignment that makes a GstVideoBufferPool lay frames out as the driver
+ * does; FALSE when GStreamer's stride rules cannot give that layout. */
+static gboolean
+alignment_for_layout (GstFgrabSink * self, const GstVideoInfo * info,
+    GstVideoAlignment * align, gsize * size)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  GstVideoInfo aligned = *info;
+  gint pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
+  gint extra = self->layout.stride[0] - GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+  guint p;
+
+  gst_video_alignment_reset (align);
+  if (pstride <= 0 || extra < 0 || extra % pstride != 0)
+    return FALSE;
+  align->padding_right = extra / pstride;
+
+  if (!gst_video_info_align (&aligned, align))
+    return FALSE;
+  for (p = 0; p < self->layout.n_planes; p++) {
+    if (GST_VIDEO_INFO_PLANE_STRIDE (&aligned, p) != self->layout.stride[p] ||
+        GST_VIDEO_INFO_PLANE_OFFSET (&aligned, p) != self->layout.offset[p])
+      return FALSE;
+  }
+  *size = GST_VIDEO_INFO_SIZE (&aligned);
+  return TRUE;
+}
+
+static gboolean
+gst_fgrab_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstVideoAlignment align;
+  GstVideoInfo info;
+  GstCaps *caps;
+  gboolean need_pool, device_layout = FALSE;
+  gsize size;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (caps == NULL)
+    return FALSE;
+  /* encoded frames come as they are */
+  if (!gst_video_info_from_caps (&info, caps))
+    return TRUE;
+
+  /* any layout is fine with a video meta: it is repacked if need be */
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  size = GST_VIDEO_INFO_SIZE (&info);
+  if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps)
+      && self->format && self->format->kind == FGRAB_FORMAT_KIND_RAW &&
+      !layout_is_default (self))
+    device_layout = alignment_for_layout (self, &info, &align, &size);
+
+  if (need_pool) {
+    pool = gst_video_buffer_pool_new ();
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, MIN_POOL_BUFFERS, 0);
+    if (device_layout) {
+      /* frames born in the driver's layout are written without a copy */
+      gst_buffer_pool_config_add_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_META);
+      gst_buffer_pool_config_add_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+      gst_buffer_pool_config_set_video_alignment (config, &align);
+    }
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      GST_DEBUG_OBJECT (self, "pool refused its configuration");
+      gst_clear_object (&pool);
+      size = GST_VIDEO_INFO_SIZE (&info);
+    }
+  }
+
+  GST_DEBUG_OBJECT (self, "proposing %s pool of %" G_GSIZE_FORMAT
+      " byte buffers%s", pool ? "a" : "no", size,
+      device_layout ? " in the device's layout" : "");
+  gst_query_add_allocation_pool (query, pool, size, MIN_POOL_BUFFERS, 0);
+  if (pool)
+    gst_object_unref (pool);
+  return TRUE;
+}
+
+static gboolean
+gst_fgrab_sink_start (GstBaseSink * bsink)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+
+  self->frames = 0;
+  self->partial = FALSE;
+  return self->device != NULL;
+}
+
+static gboolean
+gst_fgrab_sink_stop (GstBaseSink * bsink)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+
+  GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames written", self->frames);
+
+  gst_clear_buffer (&self->preroll_shown);
+  g_free (self->staging);
+  self->staging = NULL;
+  self->staging_size = 0;
+  clear_configuration (self);
+
+  /* the driver stops repeating the last frame, and the next start finds
+   * the node idle, ready for S_FMT */
+  return gst_fgrab_sink_reopen (self);
+}
+
+static gboolean
+gst_fgrab_sink_unlock (GstBaseSink * bsink)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+
+  GST_LOG_OBJECT (self, "flushing");
+  g_mutex_lock (&self->dev_lock);
+  self->flushing = TRUE;
+  if (self->device)
+    fgrab_device_set_flushing (self->device, TRUE);
+  g_mutex_unlock (&self->dev_lock);
+  return TRUE;
+}
+
+static gboolean
+gst_fgrab_sink_unlock_stop (GstBaseSink * bsink)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+
+  GST_LOG_OBJECT (self, "no longer flushing");
+  g_mutex_lock (&self->dev_lock);
+  self->flushing = FALSE;
+  if (self->device)
+    fgrab_device_set_flushing (self->device, FALSE);
+  g_mutex_unlock (&self->dev_lock);
+  return TRUE;
+}
+
+static gboolean
+gst_fgrab_sink_event (GstBaseSink * bsink, GstEvent * event)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+
+  /* a flush throws the prerolled frame away: whatever comes next is new */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    gst_clear_buffer (&self->preroll_shown);
+
+  return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
+}
+
+static gboolean
+gst_fgrab_sink_query (GstBaseSink * bsink, GstQuery * query)
+{
+  GstCaps *caps, *allowed;
+  gboolean ok;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ACCEPT_CAPS)
+    return GST_BASE_SINK_CLASS (parent_class)->query (bsink, query);
+
+  /* GstBaseSink insists on a subset, so caps without the interlace-mode
+   * or pixel-aspect-ratio the device reports would be refused although
+   * they mean its values (progressive, 1/1); intersecting lets omitted
+   * fields take the device's value while a contradicting one still fails */
+  gst_query_parse_accept_caps (query, &caps);
+  allowed = gst_pad_query_caps (GST_BASE_SINK_PAD (bsink), NULL);
+  ok = gst_caps_is_fixed (caps) && gst_caps_can_intersect (caps, allowed);
+  GST_DEBUG_OBJECT (bsink, "caps %" GST_PTR_FORMAT " %s", caps,
+      ok ? "accepted" : "refused");
+  gst_caps_unref (allowed);
+  gst_query_set_accept_caps_result (query, ok);
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_fgrab_sink_preroll (GstBaseSink * bsink, GstBuffer * buf)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+  GstFlowReturn ret;
+
+  gst_clear_buffer (&self->preroll_shown);
+
+  /* GstVideoSink decides (show-preroll-frame) and calls show_frame */
+  self->in_preroll = TRUE;
+  ret = GST_BASE_SINK_CLASS (parent_class)->preroll (bsink, buf);
+  self->in_preroll = FALSE;
+
+  return ret;
+}
+
+/* Writes @size bytes of one frame.  Resumes where it stopped when a pause
+ * interrupted it (gst_base_sink_wait_preroll), gives up on a flush. */
+static GstFlowReturn
+write_frame (GstFgrabSink * self, const guint8 * data, gsize size)
+{
+  FgrabDevice *device = self->device;
+  gboolean raw = self->format->kind == FGRAB_FORMAT_KIND_RAW;
+  gsize done = 0;
+  guint calls = 0;
+  GError *error = NULL;
+  GstFlowReturn ret;
+
+  for (;;) {
+    gsize written = 0;
+    guint n_writes = 0;
+    FgrabIoResult res;
+
+    res = fgrab_device_write_resumable (device, data + done, size - done,
+        &written, &n_writes, &error);
+    self->io_started = TRUE;
+    done += written;
+    calls += n_writes;
+
+    switch (res) {
+      case FGRAB_IO_OK:
+        if (!raw && calls > 1)
+          GST_WARNING_OBJECT (self, "the driver took the %" G_GSIZE_FORMAT
+              " byte frame in %u writes; a reader that expects one write "
+              "per frame sees it split", size, calls);
+        else
+          GST_LOG_OBJECT (self, "wrote %" G_GSIZE_FORMAT " bytes in %u "
+              "write() calls", size, calls);
+        return GST_FLOW_OK;
+      case FGRAB_IO_FLUSHING:
+        GST_DEBUG_OBJECT (self, "write interrupted after %" G_GSIZE_FORMAT
+            " of %" G_GSIZE_FORMAT " bytes", done, size);
+        if (self->in_preroll) {
+          /* Waiting for PLAYING here would hold the state change that
+           * waits for this preroll; the frame is written when rendered,
+           * or dropped by the flush. */
+          self->partial |= done > 0;
+          return GST_FLOW_FLUSHING;
+        }
+        ret = gst_base_sink_wait_preroll (GST_BASE_SINK (self));
+        if (ret != GST_FLOW_OK) {
+          /* flushing: drop the rest; the driver's half frame goes with a
+           * reopen before the next one */
+          self->partial |= done > 0;
+          return ret;
+        }
+        GST_DEBUG_OBJECT (self, "resuming the frame");
+        break;
+      case FGRAB_IO_EOS:
+        GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+            ("Device '%s' stopped taking data.", device->path),
+            ("write() returned 0 after %" G_GSIZE_FORMAT " of %"
+                G_GSIZE_FORMAT " bytes", done, size));
+        return GST_FLOW_ERROR;
+      case FGRAB_IO_ERROR:
+      default:
+        fgrab_device_post_error (GST_ELEMENT (self), error);
+        g_error_free (error);
+        return GST_FLOW_ERROR;
+    }
+  }
+}
+
+/* Copies the picture of @buf into the staging buffer in the driver's
+ * layout.  Each line keeps whatever its padding held. */
+static gboolean
+repack_frame (GstFgrabSink * self, GstBuffer * buf)
+{
+  GstVideoFrame frame;
+  guint p;
+
+  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READ))
+    return FALSE;
+
+  for (p = 0; p < self->layout.n_planes; p++) {
+    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
+    guint8 *dst = self->staging + self->layout.offset[p];
+    gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gint rows, row_bytes, y;
+
+    gst_video_format_info_component (frame.info.finfo, p, comp);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, comp[0]);
+    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (&frame, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, comp[0]);
+    row_bytes = MIN (row_bytes, MIN (src_stride, self->layout.stride[p]));
+    for (y = 0; y < rows; y++)
+      memcpy (dst + (gsize) y * self->layout.stride[p],
+          src + (gsize) y * src_stride, row_bytes);
+  }
+  gst_video_frame_unmap (&frame);
+  return TRUE;
+}
+
+static GstFlowReturn
+render_raw (GstFgrabSink * self, GstBuffer * buf)
+{
+  GstFlowReturn ret;
+  GstMapInfo map;
+
+  if (buffer_matches_layout (self, buf)) {
+    /* already in the driver's layout: straight from the buffer */
+    if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+      goto map_failed;
+    /* the payload, not sizeimage: a loopback reader drops frames of any
+     * other size */
+    ret = write_frame (self, map.data, self->layout.payload);
+    gst_buffer_unmap (buf, &map);
+    return ret;
+  }
+
+  if (self->staging == NULL || self->staging_size < self->layout.payload) {
+    g_free (self->staging);
+    self->staging = g_malloc0 (self->layout.payload);
+    self->staging_size = self->layout.payload;
+  }
+  GST_LOG_OBJECT (self, "repacking into the driver's layout");
+  if (!repack_frame (self, buf))
+    goto map_failed;
+  return write_frame (self, self->staging, self->layout.payload);
+
+map_failed:
+  GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+      ("Could not map a video frame of %" G_GSIZE_FORMAT " bytes for "
+          "device '%s'.", gst_buffer_get_size (buf), self->device->path),
+      ("caps %" GST_PTR_FORMAT, self->configured_caps));
+  return GST_FLOW_ERROR;
+}
+
+static GstFlowReturn
+gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (vsink);
+  GstFlowReturn ret;
+  GstMapInfo map;
+
+  if (!self->in_preroll && self->preroll_shown) {
+    gboolean same = self->preroll_shown == buf;
+
+    gst_clear_buffer (&self->preroll_shown);
+    if (same) {
+      /* written at preroll already; the driver keeps showing it */
+      GST_LOG_OBJECT (self, "preroll frame already written");
+      return GST_FLOW_OK;
+    }
+  }
+
+  if (self->format == NULL || self->device == NULL ||
+      !fgrab_device_is_open (self->device))
+    return GST_FLOW_NOT_NEGOTIATED;
+
+  if (self->partial) {
+    GstCaps *caps = gst_caps_ref (self->configured_caps);
+    gboolean ok = gst_fgrab_sink_configure (self, caps);
+
+    gst_caps_unref (caps);
+    if (!ok)
+      return GST_FLOW_ERROR;
+  }
+
+  if (self->format->kind == FGRAB_FORMAT_KIND_RAW) {
+    ret = render_raw (self, buf);
+  } else {
+    /* an encoded frame is one write() */
+    if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+          ("Could not map a buffer."), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    ret = map.size > 0 ? write_frame (self, map.data, map.size) : GST_FLOW_OK;
+    gst_buffer_unmap (buf, &map);
+  }
+
+  if (ret == GST_FLOW_OK) {
+    self->frames++;
+    if (self->in_preroll)
+      self->preroll_shown = gst_buffer_ref (buf);
+    GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " written, pts %"
+        GST_TIME_FORMAT "%s", self->frames - 1,
+        GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
+        self->in_preroll ? " (preroll)" : "");
+  } else if (ret == GST_FLOW_FLUSHING && self->in_preroll) {
+    /* see write_frame: an aborted preroll frame is not an error */
+    ret = GST_FLOW_OK;
+  }
+  return ret;
+}

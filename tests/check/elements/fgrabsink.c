@@ -1,0 +1,1136 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* fgrabsink against the fake V4L2 device (tests/fakedev): what the element
+ * asks of the driver, and what reaches the driver, byte for byte. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "fakev4l2.h"
+
+#define FAKE_PATH "/dev/fake-video1"
+#define YUY2_320 "video/x-raw, format=YUY2, width=320, height=240, " \
+    "framerate=30/1"
+#define YUY2_640 "video/x-raw, format=YUY2, width=640, height=480, " \
+    "framerate=30/1"
+#define FRAME_320 (320 * 240 * 2)
+#define FRAME_640 (640 * 480 * 2)
+/* how long a test waits for what must happen, or for what must not */
+#define HANG_GUARD_SECONDS 10
+
+static FakeV4l2Device *
+new_output (void)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
+
+  fake_v4l2_device_set_card (dev, "Fake output");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_UYVY, 0, "UYVY 4:2:2");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_UYVY, 320, 240);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 15);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
+  return dev;
+}
+
+static GstHarness *
+new_harness (const gchar * extra)
+{
+  gchar *desc = g_strdup_printf ("fgrabsink device=" FAKE_PATH " %s",
+      extra ? extra : "sync=false");
+  GstHarness *h = gst_harness_new_parse (desc);
+
+  g_free (desc);
+  return h;
+}
+
+/* A bus on the harness's bin, for the messages the sink posts. */
+static GstBus *
+harness_bus (GstHarness * h)
+{
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (h->element, bus);
+  return bus;
+}
+
+static GstElement *
+harness_sink (GstHarness * h)
+{
+  GstElement *sink = gst_harness_find_element (h, "fgrabsink");
+
+  fail_unless (sink != NULL);
+  return sink;
+}
+
+/* Byte @i of pushed frame @n: a pattern unlike the fake's own, so that
+ * a byte from the wrong place or frame is found. */
+static guint8
+pushed_byte (guint n, gsize i)
+{
+  return (n * 31 + i * 7 + (i >> 9)) & 0xff;
+}
+
+static GstBuffer *
+new_frame (guint n, gsize size)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+  gsize i;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (i = 0; i < size; i++)
+    map.data[i] = pushed_byte (n, i);
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+static void
+push_frames (GstHarness * h, guint from, guint count, gsize size)
+{
+  guint n;
+
+  for (n = from; n < from + count; n++)
+    fail_unless_equals_int (gst_harness_push (h, new_frame (n, size)),
+        GST_FLOW_OK);
+}
+
+/* Written frame @index of the fake is exactly pushed frame @n. */
+static void
+check_written_frame (FakeV4l2Device * dev, guint index, guint n, gsize size)
+{
+  GBytes *bytes = fake_v4l2_device_get_written_frame (dev, index);
+  const guint8 *data;
+  gsize len, i;
+
+  fail_unless (bytes != NULL, "no written frame %u", index);
+  data = g_bytes_get_data (bytes, &len);
+  fail_unless_equals_uint64 (len, size);
+  for (i = 0; i < len; i++) {
+    if (data[i] != pushed_byte (n, i))
+      fail ("written frame %u byte %" G_GSIZE_FORMAT ": 0x%02x, expected "
+          "0x%02x", index, i, data[i], pushed_byte (n, i));
+  }
+  g_bytes_unref (bytes);
+}
+
+static gboolean
+wait_for_written_frames (FakeV4l2Device * dev, guint count)
+{
+  gint64 end =
+      g_get_monotonic_time () + HANG_GUARD_SECONDS * G_TIME_SPAN_SECOND;
+
+  while (fake_v4l2_device_get_written_frame_count (dev) < count) {
+    if (g_get_monotonic_time () > end)
+      return FALSE;
+    g_usleep (1000);
+  }
+  return TRUE;
+}
+
+/* The first message of @type on @bus, its text in *text. */
+static gboolean
+pop_message_text (GstBus * bus, GstMessageType type, gchar ** text)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+  GError *err = NULL;
+
+  if (msg == NULL)
+    return FALSE;
+  if (type == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, NULL);
+  else
+    gst_message_parse_warning (msg, &err, NULL);
+  *text = g_strdup (err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  return TRUE;
+}
+
+/* Takes the sink alone to READY and returns the error it posted, NULL if
+ * it opened. */
+static gchar *
+open_error_text (const gchar * path)
+{
+  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstStateChangeReturn ret;
+  gchar *text = NULL;
+
+  g_object_set (sink, "device", path, NULL);
+  gst_element_set_bus (sink, bus);
+  ret = gst_element_set_state (sink, GST_STATE_READY);
+  if (!pop_message_text (bus, GST_MESSAGE_ERROR, &text))
+    text = NULL;
+  if (text)
+    fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_element_set_bus (sink, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  return text;
+}
+
+static void
+assert_open_error (const gchar * path, const gchar * phrase)
+{
+  gchar *text = open_error_text (path);
+
+  fail_unless (text != NULL, "opening did not fail");
+  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
+      phrase);
+  fail_unless (strstr (text, path) != NULL,
+      "error '%s' does not name the device", text);
+  g_free (text);
+}
+
+static void
+setup (void)
+{
+  fake_v4l2_reset ();
+}
+
+static void
+teardown (void)
+{
+  fake_v4l2_reset ();
+}
+
+GST_START_TEST (test_template_caps_until_open)
+{
+  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  GstCaps *jpeg = gst_caps_from_string ("image/jpeg");
+  GstCaps *nv12 = gst_caps_from_string ("video/x-raw, format=NV12");
+
+  fail_unless (gst_caps_can_intersect (caps, jpeg));
+  fail_unless (gst_caps_can_intersect (caps, nv12));
+
+  gst_caps_unref (nv12);
+  gst_caps_unref (jpeg);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_probed_from_output_queue)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  const gchar *offered[] = { YUY2_320, YUY2_640, "video/x-raw, "
+        "format=YUY2, width=640, height=480, framerate=15/1",
+    "video/x-raw, format=UYVY, width=320, height=240"
+  };
+  GstCaps *caps, *want, *nv12;
+  gchar *str;
+  guint i;
+
+  g_object_set (sink, "device", FAKE_PATH, NULL);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  caps = gst_pad_query_caps (pad, NULL);
+  GST_DEBUG ("probed %" GST_PTR_FORMAT, caps);
+
+  str = gst_caps_to_string (caps);
+  for (i = 0; i < G_N_ELEMENTS (offered); i++) {
+    want = gst_caps_from_string (offered[i]);
+    fail_unless (gst_caps_can_intersect (want, caps), "%s not in %s",
+        offered[i], str);
+    gst_caps_unref (want);
+  }
+  g_free (str);
+  nv12 = gst_caps_from_string ("video/x-raw, format=NV12");
+  fail_if (gst_caps_can_intersect (caps, nv12));
+  fail_unless (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_ENUM_FMT) > 0);
+
+  gst_caps_unref (nv12);
+  gst_caps_unref (caps);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstCaps *caps, *odd;
+
+  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
+  g_object_set (sink, "device", FAKE_PATH, NULL);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  caps = gst_pad_query_caps (pad, NULL);
+
+  /* TRY_FMT's range: a size the node never listed is allowed */
+  odd = gst_caps_from_string ("video/x-raw, format=YUY2, width=1000, "
+      "height=500");
+  fail_unless (gst_caps_can_intersect (caps, odd));
+
+  gst_caps_unref (odd);
+  gst_caps_unref (caps);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_negotiation_sets_format_and_output_parameters)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness ("sync=false writebuffers=3 "
+      "outputmode=high-quality extendedmode=5");
+  struct v4l2_format fmt;
+  struct v4l2_streamparm parm;
+
+  fake_v4l2_device_set_buffers (dev, 2, 8);
+  fake_v4l2_device_set_modes (dev, V4L2_MODE_HIGHQUALITY, 0);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=640, "
+      "height=480, framerate=15/1");
+
+  fail_unless (fake_v4l2_device_get_last_s_fmt (dev, &fmt));
+  fail_unless_equals_int (fmt.type, V4L2_BUF_TYPE_VIDEO_OUTPUT);
+  fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_YUYV);
+  fail_unless_equals_int (fmt.fmt.pix.width, 640);
+  fail_unless_equals_int (fmt.fmt.pix.height, 480);
+
+  fail_unless (fake_v4l2_device_get_last_s_parm (dev, &parm));
+  fail_unless_equals_int (parm.type, V4L2_BUF_TYPE_VIDEO_OUTPUT);
+  fail_unless_equals_int (parm.parm.output.timeperframe.numerator, 1);
+  fail_unless_equals_int (parm.parm.output.timeperframe.denominator, 15);
+  fail_unless_equals_int (parm.parm.output.outputmode, V4L2_MODE_HIGHQUALITY);
+  fail_unless_equals_int (parm.parm.output.extendedmode, 5);
+  fail_unless_equals_int (parm.parm.output.writebuffers, 3);
+
+  push_frames (h, 0, 1, FRAME_640);
+  check_written_frame (dev, 0, 0, FRAME_640);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_variable_rate_asks_nominal_period)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h;
+  struct v4l2_streamparm parm;
+
+  /* no intervals listed, TIMEPERFRAME: any rate, 0/1 (variable) too */
+  fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_ENUM_FRAMEINTERVALS, ENOTTY);
+  h = new_harness (NULL);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=320, "
+      "height=240, framerate=0/1");
+  fail_unless (fake_v4l2_device_get_last_s_parm (dev, &parm));
+  /* 0/0, never a zero denominator under a numerator */
+  fail_unless_equals_int (parm.parm.output.timeperframe.numerator, 0);
+  fail_unless_equals_int (parm.parm.output.timeperframe.denominator, 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_writebuffers_and_outputmode_read_back_driver_values)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness ("sync=false writebuffers=8 "
+      "outputmode=high-quality");
+  GstElement *sink = harness_sink (h);
+  guint writebuffers, outputmode;
+
+  /* at most 4 buffers, and no high quality mode */
+  fake_v4l2_device_set_buffers (dev, 2, 4);
+  fake_v4l2_device_set_modes (dev, 0, 0);
+
+  g_object_get (sink, "writebuffers", &writebuffers, "outputmode",
+      &outputmode, NULL);
+  fail_unless_equals_int (writebuffers, 8);
+  fail_unless_equals_int (outputmode, V4L2_MODE_HIGHQUALITY);
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  g_object_get (sink, "writebuffers", &writebuffers, "outputmode",
+      &outputmode, NULL);
+  fail_unless_equals_int (writebuffers, 4);
+  fail_unless_equals_int (outputmode, 0);
+
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_device_name_is_card_name)
+{
+  GstHarness *h;
+  GstElement *sink;
+  gchar *name = NULL;
+
+  new_output ();
+  h = new_harness (NULL);
+  sink = harness_sink (h);
+  g_object_get (sink, "device-name", &name, NULL);
+  fail_unless_equals_string (name, "Fake output");
+  g_free (name);
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_s_parm_refused_is_a_warning)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text = NULL;
+
+  /* vivid's output */
+  fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_S_PARM, ENOTTY);
+  h = new_harness (NULL);
+  bus = harness_bus (h);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 3, FRAME_320);
+
+  fail_unless (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "warning '%s'", text);
+  fail_unless (strstr (text, "does not accept output parameters") != NULL,
+      "warning '%s'", text);
+  g_free (text);
+  /* once, not per frame */
+  fail_if (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fail_if (pop_message_text (bus, GST_MESSAGE_ERROR, &text));
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  check_written_frame (dev, 2, 2, FRAME_320);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_no_timeperframe_is_a_warning)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text = NULL;
+
+  fake_v4l2_device_set_parm (dev, 0, 1, 25);
+  h = new_harness (NULL);
+  bus = harness_bus (h);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+
+  fail_unless (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fail_unless (strstr (text, "cannot be told the frame rate") != NULL,
+      "warning '%s'", text);
+  g_free (text);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_frames_arrive_byte_exact)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  guint i;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 5, FRAME_320);
+
+  /* the preroll frame is written once, not again when rendered */
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 5);
+  for (i = 0; i < 5; i++)
+    check_written_frame (dev, i, i, FRAME_320);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_payload_written_not_sizeimage)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  struct v4l2_format fmt;
+
+  /* v4l2loopback: one write is one frame, sizeimage page-rounded */
+  fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
+  fake_v4l2_device_set_padding (dev, 0, 2048);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  fake_v4l2_device_get_format (dev, &fmt);
+  fail_unless_equals_int (fmt.fmt.pix.sizeimage, FRAME_320 + 2048);
+
+  push_frames (h, 0, 3, FRAME_320);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  check_written_frame (dev, 0, 0, FRAME_320);
+  check_written_frame (dev, 2, 2, FRAME_320);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  guint i;
+
+  fake_v4l2_device_set_short_writes (dev, 1000);
+  fake_v4l2_device_inject_io_error (dev, EINTR, 1, 3);
+  fake_v4l2_device_inject_io_error (dev, EAGAIN, 2, 3);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 4, FRAME_320);
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
+  for (i = 0; i < 4; i++)
+    check_written_frame (dev, i, i, FRAME_320);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  GstHarness *h;
+  GstElement *element;
+  GstState state;
+  GstFlowReturn flow;
+  GstStateChangeReturn ret;
+  guint n;
+  GstClockTime pts;
+  gboolean done;
+  GMutex lock;
+  GCond cond;
+} Worker;
+
+static gpointer
+push_worker (gpointer data)
+{
+  Worker *w = data;
+  GstBuffer *buf = new_frame (w->n, FRAME_320);
+
+  GST_BUFFER_PTS (buf) = w->pts;
+  w->flow = gst_harness_push (w->h, buf);
+  g_mutex_lock (&w->lock);
+  w->done = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+  return NULL;
+}
+
+static gpointer
+state_worker (gpointer data)
+{
+  Worker *w = data;
+
+  w->ret = gst_element_set_state (w->element, w->state);
+  g_mutex_lock (&w->lock);
+  w->done = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+  return NULL;
+}
+
+static gboolean
+worker_wait (Worker * w, gint64 seconds)
+{
+  gint64 end = g_get_monotonic_time () + seconds * G_TIME_SPAN_SECOND;
+  gboolean done;
+
+  g_mutex_lock (&w->lock);
+  while (!w->done && g_cond_wait_until (&w->cond, &w->lock, end));
+  done = w->done;
+  g_mutex_unlock (&w->lock);
+  return done;
+}
+
+static Worker *
+worker_new (GstHarness * h, GstElement * element)
+{
+  Worker *w = g_new0 (Worker, 1);
+
+  w->h = h;
+  w->element = element;
+  w->pts = GST_CLOCK_TIME_NONE;
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->cond);
+  return w;
+}
+
+static void
+worker_free (Worker * w)
+{
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->cond);
+  g_free (w);
+}
+
+GST_START_TEST (test_unlock_during_blocked_write_returns)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  Worker *pusher = worker_new (h, NULL);
+  Worker *stopper = worker_new (h, h->element);
+  GThread *push_thread, *stop_thread;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+
+  /* the device takes nothing more: the streaming thread sits in poll */
+  fake_v4l2_device_set_write_blocked (dev, TRUE);
+  pusher->n = 2;
+  push_thread = g_thread_new ("push", push_worker, pusher);
+  g_usleep (200 * 1000);
+  fail_if (worker_wait (pusher, 0), "the write did not block");
+
+  stopper->state = GST_STATE_NULL;
+  stop_thread = g_thread_new ("stop", state_worker, stopper);
+  fail_unless (worker_wait (stopper, HANG_GUARD_SECONDS),
+      "setting NULL hung in a blocked write");
+  fail_unless_equals_int (stopper->ret, GST_STATE_CHANGE_SUCCESS);
+  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless_equals_int (pusher->flow, GST_FLOW_FLUSHING);
+  g_thread_join (stop_thread);
+  g_thread_join (push_thread);
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  worker_free (pusher);
+  worker_free (stopper);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  Worker *pusher = worker_new (h, NULL);
+  GThread *push_thread;
+  GstStateChangeReturn ret;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 1, FRAME_320);
+
+  fake_v4l2_device_set_short_writes (dev, 10000);
+  fake_v4l2_device_set_write_blocked (dev, TRUE);
+  pusher->n = 1;
+  push_thread = g_thread_new ("push", push_worker, pusher);
+  g_usleep (100 * 1000);
+
+  /* PAUSED interrupts the write; the frame waits for PLAYING */
+  ret = gst_element_set_state (h->element, GST_STATE_PAUSED);
+  fail_if (ret == GST_STATE_CHANGE_FAILURE);
+  fake_v4l2_device_set_write_blocked (dev, FALSE);
+  g_usleep (100 * 1000);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
+  fail_if (worker_wait (pusher, 0), "the frame went on while PAUSED");
+
+  ret = gst_element_set_state (h->element, GST_STATE_PLAYING);
+  fail_if (ret == GST_STATE_CHANGE_FAILURE);
+  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
+  g_thread_join (push_thread);
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+  check_written_frame (dev, 0, 0, FRAME_320);
+  check_written_frame (dev, 1, 1, FRAME_320);
+  worker_free (pusher);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Checks that written frame @index holds pushed frame @n's picture, with
+ * lines of @width * 2 bytes, in lines of @bpl bytes. */
+static void
+check_padded_frame (FakeV4l2Device * dev, guint index, guint n, guint width,
+    guint height, guint bpl)
+{
+  GBytes *bytes = fake_v4l2_device_get_written_frame (dev, index);
+  const guint8 *data;
+  gsize len;
+  guint x, y;
+
+  fail_unless (bytes != NULL);
+  data = g_bytes_get_data (bytes, &len);
+  fail_unless_equals_uint64 (len, (gsize) bpl * height);
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width * 2; x++) {
+      gsize i = (gsize) y * width * 2 + x;
+
+      if (data[(gsize) y * bpl + x] != pushed_byte (n, i))
+        fail ("frame %u row %u byte %u: 0x%02x, expected 0x%02x", index, y,
+            x, data[(gsize) y * bpl + x], pushed_byte (n, i));
+    }
+  }
+  g_bytes_unref (bytes);
+}
+
+GST_START_TEST (test_padded_device_lines_are_repacked)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  struct v4l2_format fmt;
+  guint i;
+
+  fake_v4l2_device_set_padding (dev, 64, 0);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  fake_v4l2_device_get_format (dev, &fmt);
+  fail_unless_equals_int (fmt.fmt.pix.bytesperline, 320 * 2 + 64);
+
+  push_frames (h, 0, 3, FRAME_320);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  for (i = 0; i < 3; i++)
+    check_padded_frame (dev, i, i, 320, 240, 320 * 2 + 64);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_buffer_in_device_layout_is_written_as_is)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 704, };
+  GstBuffer *buf;
+
+  fake_v4l2_device_set_padding (dev, 64, 0);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+
+  /* the whole buffer, padding included, is what the driver gets */
+  buf = new_frame (7, 704 * 240);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_YUY2, 320, 240, 1, offset, stride);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  check_written_frame (dev, 0, 7, 704 * 240);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_allocation_proposes_device_layout)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  GstCaps *caps = gst_caps_from_string (YUY2_320);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstBuffer *buf = NULL;
+  GstVideoMeta *meta;
+  guint size;
+
+  fake_v4l2_device_set_padding (dev, 64, 0);
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  fail_unless (gst_pad_peer_query (h->srcpad, query));
+  fail_unless (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+          NULL));
+  fail_unless (gst_query_get_n_allocation_pools (query) > 0);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
+  fail_unless (pool != NULL);
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL),
+      GST_FLOW_OK);
+  meta = gst_buffer_get_video_meta (buf);
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (meta->stride[0], 704);
+
+  gst_buffer_unref (buf);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_renegotiation_to_new_size)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  struct v4l2_format fmt;
+  guint i;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 3, FRAME_320);
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  push_frames (h, 3, 3, FRAME_640);
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 6);
+  for (i = 0; i < 6; i++) {
+    gboolean big = i >= 3;
+
+    fail_unless (fake_v4l2_device_get_written_frame_format (dev, i, &fmt));
+    fail_unless_equals_int (fmt.fmt.pix.width, big ? 640 : 320);
+    fail_unless_equals_int (fmt.fmt.pix.height, big ? 480 : 240);
+    check_written_frame (dev, i, i, big ? FRAME_640 : FRAME_320);
+  }
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_FMT), 2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_renegotiation_to_new_format)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  struct v4l2_format fmt;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=UYVY, width=320, "
+      "height=240, framerate=30/1");
+  push_frames (h, 2, 2, FRAME_320);
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
+  fail_unless (fake_v4l2_device_get_written_frame_format (dev, 1, &fmt));
+  fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_YUYV);
+  fail_unless (fake_v4l2_device_get_written_frame_format (dev, 2, &fmt));
+  fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_UYVY);
+  fail_unless (fake_v4l2_device_get_written_frame_format (dev, 3, &fmt));
+  fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_UYVY);
+  check_written_frame (dev, 3, 3, FRAME_320);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  Worker *pusher = worker_new (h, NULL);
+  GThread *push_thread;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  gst_element_set_state (h->element, GST_STATE_PAUSED);
+  push_thread = g_thread_new ("push", push_worker, pusher);
+
+  /* shown in PAUSED, before any render */
+  fail_unless (wait_for_written_frames (dev, 1));
+  check_written_frame (dev, 0, 0, FRAME_320);
+
+  gst_element_set_state (h->element, GST_STATE_PLAYING);
+  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
+  g_thread_join (push_thread);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
+
+  push_frames (h, 1, 1, FRAME_320);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+  check_written_frame (dev, 1, 1, FRAME_320);
+  worker_free (pusher);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_no_preroll_frame_without_show_preroll_frame)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness ("sync=false show-preroll-frame=false");
+  Worker *pusher = worker_new (h, NULL);
+  GThread *push_thread;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  gst_element_set_state (h->element, GST_STATE_PAUSED);
+  push_thread = g_thread_new ("push", push_worker, pusher);
+  fail_unless_equals_int (gst_element_get_state (h->element, NULL, NULL,
+          HANG_GUARD_SECONDS * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
+  g_usleep (100 * 1000);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 0);
+
+  gst_element_set_state (h->element, GST_STATE_PLAYING);
+  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  g_thread_join (push_thread);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
+  check_written_frame (dev, 0, 0, FRAME_320);
+  worker_free (pusher);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sync_writes_frames_at_running_time)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness ("show-preroll-frame=false");
+  GstElement *sink = harness_sink (h);
+  guint n;
+
+  /* the harness turns sync off on the sinks it wraps */
+  g_object_set (sink, "sync", TRUE, NULL);
+  gst_object_unref (sink);
+  gst_harness_use_testclock (h);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+
+  for (n = 0; n < 2; n++) {
+    Worker *pusher = worker_new (h, NULL);
+    GThread *push_thread;
+
+    pusher->n = n;
+    pusher->pts = n * GST_SECOND;
+    push_thread = g_thread_new ("push", push_worker, pusher);
+
+    /* nothing goes out before the clock reaches the frame's time */
+    fail_unless (gst_harness_wait_for_clock_id_waits (h, 1,
+            HANG_GUARD_SECONDS));
+    g_usleep (50 * 1000);
+    fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), n);
+    fail_unless (gst_harness_crank_single_clock_wait (h));
+    fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+    fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
+    g_thread_join (push_thread);
+    fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+        n + 1);
+    worker_free (pusher);
+  }
+  check_written_frame (dev, 1, 1, FRAME_320);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_jpeg_frames_one_per_write)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
+  GstHarness *h;
+  const gsize sizes[] = { 5000, 12345, 777 };
+  guint i;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
+  fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
+  h = new_harness (NULL);
+  gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
+      "framerate=30/1");
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    fail_unless_equals_int (gst_harness_push (h, new_frame (i, sizes[i])),
+        GST_FLOW_OK);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    check_written_frame (dev, i, i, sizes[i]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static void
+check_mid_stream_error (int err, const gchar * phrase)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  GstBus *bus = harness_bus (h);
+  gchar *text = NULL;
+
+  fake_v4l2_device_inject_io_error (dev, err, 2, G_MAXUINT);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+  fail_unless_equals_int (gst_harness_push (h, new_frame (2, FRAME_320)),
+      GST_FLOW_ERROR);
+
+  fail_unless (pop_message_text (bus, GST_MESSAGE_ERROR, &text));
+  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
+      phrase);
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "error '%s'", text);
+  g_free (text);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_enodev_mid_stream_is_an_error)
+{
+  check_mid_stream_error (ENODEV, "was disconnected");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eio_mid_stream_is_an_error)
+{
+  check_mid_stream_error (EIO, "Could not write to device");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_missing_device)
+{
+  assert_open_error ("/nonexistent/video9", "does not exist");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_permission_denied)
+{
+  fake_v4l2_device_set_open_error (new_output (), EACCES);
+  assert_open_error (FAKE_PATH, "Permission denied");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_not_a_character_device)
+{
+  fake_v4l2_device_set_file_type (new_output (), S_IFREG);
+  assert_open_error (FAKE_PATH, "is not a device node");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_not_v4l2)
+{
+  fake_v4l2_device_inject_ioctl_error (new_output (), VIDIOC_QUERYCAP, ENOTTY);
+  assert_open_error (FAKE_PATH, "is not a V4L2 device");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_capture_node)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
+  assert_open_error (FAKE_PATH, "is not a video output device");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_no_write_support)
+{
+  /* streaming only */
+  fake_v4l2_device_set_caps (new_output (), V4L2_CAP_VIDEO_OUTPUT |
+      V4L2_CAP_STREAMING | V4L2_CAP_DEVICE_CAPS, V4L2_CAP_VIDEO_OUTPUT |
+      V4L2_CAP_STREAMING);
+  assert_open_error (FAKE_PATH, "does not support write()");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_busy_at_open)
+{
+  fake_v4l2_device_set_open_error (new_output (), EBUSY);
+  assert_open_error (FAKE_PATH, "is busy");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_state_cycles_close_the_device)
+{
+  FakeV4l2Device *dev = new_output ();
+  guint i;
+
+  for (i = 0; i < 20; i++) {
+    GstHarness *h = new_harness (NULL);
+
+    gst_harness_set_src_caps_str (h, YUY2_320);
+    push_frames (h, i, 1, FRAME_320);
+    gst_harness_teardown (h);
+    fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  }
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 20);
+  check_written_frame (dev, 19, 19, FRAME_320);
+}
+
+GST_END_TEST;
+
+static Suite *
+fgrabsink_suite (void)
+{
+  Suite *s = suite_create ("fgrabsink");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 120);
+
+  tcase_add_test (tc, test_template_caps_until_open);
+  tcase_add_test (tc, test_caps_probed_from_output_queue);
+  tcase_add_test (tc, test_caps_from_try_fmt_when_sizes_not_enumerated);
+  tcase_add_test (tc, test_negotiation_sets_format_and_output_parameters);
+  tcase_add_test (tc, test_variable_rate_asks_nominal_period);
+  tcase_add_test (tc, test_writebuffers_and_outputmode_read_back_driver_values);
+  tcase_add_test (tc, test_device_name_is_card_name);
+  tcase_add_test (tc, test_s_parm_refused_is_a_warning);
+  tcase_add_test (tc, test_no_timeperframe_is_a_warning);
+  tcase_add_test (tc, test_frames_arrive_byte_exact);
+  tcase_add_test (tc, test_payload_written_not_sizeimage);
+  tcase_add_test (tc, test_short_writes_and_eintr_eagain_give_whole_frames);
+  tcase_add_test (tc, test_unlock_during_blocked_write_returns);
+  tcase_add_test (tc, test_pause_during_blocked_write_resumes_the_frame);
+  tcase_add_test (tc, test_padded_device_lines_are_repacked);
+  tcase_add_test (tc, test_buffer_in_device_layout_is_written_as_is);
+  tcase_add_test (tc, test_allocation_proposes_device_layout);
+  tcase_add_test (tc, test_renegotiation_to_new_size);
+  tcase_add_test (tc, test_renegotiation_to_new_format);
+  tcase_add_test (tc, test_show_preroll_frame_writes_preroll_once);
+  tcase_add_test (tc, test_no_preroll_frame_without_show_preroll_frame);
+  tcase_add_test (tc, test_sync_writes_frames_at_running_time);
+  tcase_add_test (tc, test_jpeg_frames_one_per_write);
+  tcase_add_test (tc, test_enodev_mid_stream_is_an_error);
+  tcase_add_test (tc, test_eio_mid_stream_is_an_error);
+  tcase_add_test (tc, test_error_missing_device);
+  tcase_add_test (tc, test_error_permission_denied);
+  tcase_add_test (tc, test_error_not_a_character_device);
+  tcase_add_test (tc, test_error_not_v4l2);
+  tcase_add_test (tc, test_error_capture_node);
+  tcase_add_test (tc, test_error_no_write_support);
+  tcase_add_test (tc, test_error_busy_at_open);
+  tcase_add_test (tc, test_state_cycles_close_the_device);
+
+  return s;
+}
+
+GST_CHECK_MAIN (fgrabsink);
