@@ -1111,6 +1111,23 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
   return TRUE;
 }
 
+static void
+params_from_parm (FgrabDevice * device, const struct v4l2_streamparm *parm,
+    const gchar * what, FgrabStreamParams * params)
+{
+  params->capability = parm->parm.capture.capability;
+  params->mode = parm->parm.capture.capturemode;
+  params->extendedmode = parm->parm.capture.extendedmode;
+  params->buffers = parm->parm.capture.readbuffers;
+  params->period_n = parm->parm.capture.timeperframe.numerator;
+  params->period_d = parm->parm.capture.timeperframe.denominator;
+
+  GST_DEBUG ("%s: %s capability 0x%x mode 0x%x extendedmode %u buffers %u "
+      "timeperframe %u/%u", device->path, what, params->capability,
+      params->mode, params->extendedmode, params->buffers, params->period_n,
+      params->period_d);
+}
+
 gboolean
 fgrab_device_get_params (FgrabDevice * device, FgrabStreamParams * params,
     GError ** error)
@@ -1128,17 +1145,7 @@ fgrab_device_get_params (FgrabDevice * device, FgrabStreamParams * params,
     return FALSE;
   }
 
-  params->capability = parm.parm.capture.capability;
-  params->mode = parm.parm.capture.capturemode;
-  params->extendedmode = parm.parm.capture.extendedmode;
-  params->buffers = parm.parm.capture.readbuffers;
-  params->period_n = parm.parm.capture.timeperframe.numerator;
-  params->period_d = parm.parm.capture.timeperframe.denominator;
-
-  GST_DEBUG ("%s: G_PARM capability 0x%x mode 0x%x extendedmode %u buffers "
-      "%u timeperframe %u/%u", device->path, params->capability,
-      params->mode, params->extendedmode, params->buffers, params->period_n,
-      params->period_d);
+  params_from_parm (device, &parm, "G_PARM", params);
   return TRUE;
 }
 
@@ -1182,17 +1189,7 @@ fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
     return FALSE;
   }
 
-  params->capability = parm.parm.capture.capability;
-  params->mode = parm.parm.capture.capturemode;
-  params->extendedmode = parm.parm.capture.extendedmode;
-  params->buffers = parm.parm.capture.readbuffers;
-  params->period_n = parm.parm.capture.timeperframe.numerator;
-  params->period_d = parm.parm.capture.timeperframe.denominator;
-
-  GST_DEBUG ("%s: S_PARM -> capability 0x%x mode 0x%x extendedmode %u "
-      "buffers %u timeperframe %u/%u", device->path, params->capability,
-      params->mode, params->extendedmode, params->buffers, params->period_n,
-      params->period_d);
+  params_from_parm (device, &parm, "S_PARM ->", params);
   return TRUE;
 }
 
