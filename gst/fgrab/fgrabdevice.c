@@ -1190,6 +1190,13 @@ fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
   }
 
   params_from_parm (device, &parm, "S_PARM ->", params);
+
+  /* Some drivers (vivid) echo fields they ignore, such as capturemode;
+   * what G_PARM reports afterwards is what they really use. */
+  memset (&parm, 0, sizeof (parm));
+  parm.type = device->type;
+  if (xioctl (device, VIDIOC_G_PARM, &parm) == 0)
+    params_from_parm (device, &parm, "G_PARM after S_PARM", params);
   return TRUE;
 }
 
