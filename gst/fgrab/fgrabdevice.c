@@ -124,6 +124,7 @@ fgrab_device_new (const gchar * path, gboolean output)
   device->type = output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
       V4L2_BUF_TYPE_VIDEO_CAPTURE;
   device->fd = -1;
+  device->poll_timeout = GST_CLOCK_TIME_NONE;
   device->fourccs = g_array_new (FALSE, FALSE, sizeof (guint32));
   gst_poll_fd_init (&device->pollfd);
 
@@ -1201,22 +1202,35 @@ fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
 }
 
 void
+fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout)
+{
+  device->poll_timeout = timeout;
+}
+
+void
 fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
 {
   if (device->poll)
     gst_poll_set_flushing (device->poll, flushing);
 }
 
-/* Waits until the node is ready for I/O.  FALSE with *result set when the
- * wait ended without readiness (flushing or an error). */
+/* Waits until the node is ready for I/O or the poll timeout passed.
+ * FALSE with *result set when the wait ended for good (flushing or an
+ * error). */
 static gboolean
 wait_ready (FgrabDevice * device, FgrabIoResult * result, GError ** error)
 {
   gint ret;
 
   do {
-    ret = gst_poll_wait (device->poll, GST_CLOCK_TIME_NONE);
+    ret = gst_poll_wait (device->poll, device->poll_timeout);
   } while (ret < 0 && (errno == EINTR || errno == EAGAIN));
+
+  if (ret == 0) {
+    GST_LOG ("%s: no readiness within %" GST_TIME_FORMAT ", trying again",
+        device->path, GST_TIME_ARGS (device->poll_timeout));
+    return TRUE;
+  }
 
   if (ret < 0) {
     if (errno == EBUSY) {

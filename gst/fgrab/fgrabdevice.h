@@ -93,6 +93,9 @@ struct _FgrabDevice
   gint fd;
   GstPoll *poll;
   GstPollFD pollfd;
+  /* longest wait in poll before trying the I/O again (see
+   * fgrab_device_set_poll_timeout) */
+  GstClockTime poll_timeout;
 
   struct v4l2_capability vcap;
   /* the capabilities of this node: device_caps when the driver has them */
@@ -143,6 +146,11 @@ gboolean fgrab_device_set_params (FgrabDevice * device,
 
 /* Interruptible I/O on the node, waiting in the device's GstPoll. */
 void fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing);
+/* Some drivers never report readiness to poll() for a plain reader
+ * (v4l2loopback 0.12 only does for a handle that called STREAMON), so a
+ * wait in poll ends after @timeout and the read is tried again.  A driver
+ * whose poll works wakes the wait long before. */
+void fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout);
 /* Reads once, waiting for data first if there is none.  *nread is > 0
  * on FGRAB_IO_OK. */
 FgrabIoResult fgrab_device_read (FgrabDevice * device, guint8 * data,

@@ -67,6 +67,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 #define DEFAULT_STREAM_CHUNK (64 * 1024)
 #define MAX_STREAM_CHUNK (1024 * 1024)
 #define MIN_POOL_BUFFERS 2
+/* Bounds of the wait in poll before read() is tried again. */
+#define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
+#define MAX_POLL_TIMEOUT (50 * GST_MSECOND)
 
 enum
 {
@@ -672,6 +675,14 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
         self->fps_n);
   else
     self->period = GST_CLOCK_TIME_NONE;
+
+  /* A driver whose poll never wakes a plain reader (v4l2loopback) still
+   * gets read again within half a frame. */
+  if (GST_CLOCK_TIME_IS_VALID (self->period))
+    fgrab_device_set_poll_timeout (device, CLAMP (self->period / 2,
+            MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT));
+  else
+    fgrab_device_set_poll_timeout (device, MAX_POLL_TIMEOUT);
 
   self->format = device->fgrab_format;
   if (!fgrab_device_get_layout (device, &self->info, &self->layout)) {

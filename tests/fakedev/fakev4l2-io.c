@@ -343,7 +343,7 @@ fake_v4l2_sync_readiness (FakeV4l2Device * dev)
     for (l = dev->fds; l; l = l->next)
       fd_set_filled (l->data, dev->write_blocked);
   } else {
-    gboolean ready = capture_ready (dev);
+    gboolean ready = capture_ready (dev) && !dev->poll_silent;
     for (l = dev->fds; l; l = l->next)
       fd_set_token (l->data, ready);
   }

@@ -102,6 +102,9 @@ struct _FakeV4l2Device
 
   GPtrArray *formats;           /* FakeFormat */
   gboolean enumerates_sizes;
+  /* capture fds never poll readable (v4l2loopback 0.12 for readers that
+   * did not call STREAMON) */
+  gboolean poll_silent;
 
   /* Until set_format() is called the current format follows the first
    * format added and its first size, so the order of the set-up calls does

@@ -537,6 +537,16 @@ fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk)
   g_mutex_unlock (&fake_v4l2_lock);
 }
 
+void
+fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->poll_silent = silent;
+  fake_v4l2_sync_readiness (dev);
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
 guint8
 fake_v4l2_frame_byte (guint64 n, gsize i)
 {

@@ -179,6 +179,10 @@ void fake_v4l2_device_set_short_reads (FakeV4l2Device * dev, gsize max);
 /* STREAM content: largest chunk one read() returns (default 4096). */
 void fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk);
 
+/* TRUE: capture fds never poll readable although read() has data, as
+ * v4l2loopback 0.12 for a reader that did not call STREAMON. */
+void fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent);
+
 /* Byte @i of raw frame @n: ((n * 7) + (i * 13) + (i >> 8)) & 0xff,
  * so any misplaced or missing byte is detected. Frames count from 0 at
  * open. */

@@ -797,6 +797,22 @@ GST_START_TEST (test_short_reads_and_eintr_assemble_exact_frames)
 
 GST_END_TEST;
 
+GST_START_TEST (test_reads_again_when_poll_never_wakes)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+
+  /* frames come at the device's rate but poll never says so */
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_poll_silent (dev, TRUE);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 5);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_eagain_is_waited_out)
 {
   FakeV4l2Device *dev = new_camera ();
@@ -1177,6 +1193,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_gap_after_slow_consumer_sets_discont);
   tcase_add_test (tc, test_short_reads_and_eintr_assemble_exact_frames);
   tcase_add_test (tc, test_eagain_is_waited_out);
+  tcase_add_test (tc, test_reads_again_when_poll_never_wakes);
   tcase_add_test (tc, test_transient_eio_marks_discont_and_goes_on);
   tcase_add_test (tc, test_persistent_eio_is_an_error);
   tcase_add_test (tc, test_enodev_is_disconnected_error);
