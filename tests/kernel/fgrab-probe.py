@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""Small GObject-introspection helper for the kernel-tier scenarios.
+
+  fgrab-probe.py formats DEVICE
+      Opens fgrabsrc on DEVICE (READY), prints "device-name=..." and then the
+      video/x-raw formats its src pad offers, one per line ("format=YUY2").
+
+  fgrab-probe.py props DEVICE CAPS [PROP=VALUE ...]
+      Runs "fgrabsrc device=DEVICE PROP=VALUE... ! CAPS ! fakesink", and once two
+      buffers went through (the element is configured and streaming) prints its
+      properties as "prop.NAME=VALUE" lines, the negotiated caps ("caps=..."), and the
+      output of "v4l2-ctl -d DEVICE --get-parm" taken from a second handle while the
+      pipeline streams ("parm: ..." lines). Exit 0 on success, 1 on a pipeline error,
+      2 when no buffers arrive within the timeout.
+
+Needs Debian's /usr/bin/python3 with python3-gi and gir1.2-gstreamer-1.0.
+"""
+import re
+import subprocess
+import sys
+
+import gi
+
+gi.require_version("Gst", "1.0")
+from gi.repository import GLib, GObject, Gst  # noqa: E402
+
+TIMEOUT_S = 30
+
+
+def fail(msg, code=1):
+    print("probe: " + msg, flush=True)
+    sys.exit(code)
+
+
+def cmd_formats(device):
+    src = Gst.ElementFactory.make("fgrabsrc", "src")
+    if src is None:
+        fail("no fgrabsrc element")
+    src.set_property("device", device)
+    if src.set_state(Gst.State.READY) == Gst.StateChangeReturn.FAILURE:
+        fail("fgrabsrc did not reach READY on " + device)
+    print("device-name=%s" % src.get_property("device-name"))
+    caps = src.get_static_pad("src").query_caps(None)
+    seen = []
+    for i in range(caps.get_size()):
+        st = caps.get_structure(i)
+        if st.get_name() != "video/x-raw":
+            continue
+        text = st.to_string()
+        m = re.search(r"format=\(string\)\{([^}]*)\}", text)
+        if m:
+            names = [x.strip() for x in m.group(1).split(",")]
+        else:
+            m = re.search(r"format=\(string\)([A-Za-z0-9_]+)", text)
+            names = [m.group(1)] if m else []
+        for n in names:
+            if n not in seen:
+                seen.append(n)
+    for n in seen:
+        print("format=%s" % n)
+    src.set_state(Gst.State.NULL)
+
+
+def prop_text(value):
+    if isinstance(value, (GObject.GFlags, GObject.GEnum)):
+        return str(int(value))
+    return str(value)
+
+
+def cmd_props(device, caps, props):
+    desc = "fgrabsrc name=src device=%s %s ! %s ! fakesink name=sink signal-handoffs=true" % (
+        device, " ".join(props), caps)
+    print("pipeline: " + desc, flush=True)
+    try:
+        pipeline = Gst.parse_launch(desc)
+    except GLib.Error as e:
+        fail("cannot build pipeline: %s" % e.message)
+    src = pipeline.get_by_name("src")
+    sink = pipeline.get_by_name("sink")
+    for name in ("readbuffers", "capturemode", "extendedmode"):
+        print("before.%s=%s" % (name, prop_text(src.get_property(name))))
+    loop = GLib.MainLoop()
+    state = {"buffers": 0, "done": False, "rc": 0}
+
+    def report():
+        if state["done"]:
+            return False
+        state["done"] = True
+        for name in ("readbuffers", "capturemode", "extendedmode", "device-name"):
+            print("prop.%s=%s" % (name, prop_text(src.get_property(name))))
+        pcaps = src.get_static_pad("src").get_current_caps()
+        print("caps=%s" % (pcaps.to_string() if pcaps else ""))
+        out = subprocess.run(["v4l2-ctl", "-d", device, "--get-parm"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True, check=False)
+        for line in out.stdout.splitlines():
+            print("parm: " + line.strip())
+        loop.quit()
+        return False
+
+    def on_handoff(_sink, _buf, _pad):
+        state["buffers"] += 1
+        if state["buffers"] == 2:
+            GLib.idle_add(report)
+
+    def on_message(_bus, msg):
+        if msg.type == Gst.MessageType.ERROR:
+            err, dbg = msg.parse_error()
+            print("error: %s (%s)" % (err.message, dbg), flush=True)
+            state["rc"] = 1
+            loop.quit()
+        elif msg.type == Gst.MessageType.WARNING:
+            err, _dbg = msg.parse_warning()
+            print("warning: %s" % err.message, flush=True)
+        elif msg.type == Gst.MessageType.EOS:
+            loop.quit()
+
+    def on_timeout():
+        if not state["done"]:
+            print("probe: no buffers within %d s" % TIMEOUT_S, flush=True)
+            state["rc"] = 2
+            loop.quit()
+        return False
+
+    sink.connect("handoff", on_handoff)
+    bus = pipeline.get_bus()
+    bus.add_signal_watch()
+    bus.connect("message", on_message)
+    GLib.timeout_add_seconds(TIMEOUT_S, on_timeout)
+    pipeline.set_state(Gst.State.PLAYING)
+    loop.run()
+    pipeline.set_state(Gst.State.NULL)
+    sys.stdout.flush()
+    sys.exit(state["rc"])
+
+
+def main():
+    Gst.init(None)
+    if len(sys.argv) >= 3 and sys.argv[1] == "formats":
+        cmd_formats(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "props":
+        cmd_props(sys.argv[2], sys.argv[3], sys.argv[4:])
+    else:
+        fail(__doc__)
+
+
+if __name__ == "__main__":
+    main()

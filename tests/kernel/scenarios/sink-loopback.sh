@@ -1,0 +1,203 @@
+#!/bin/bash
+# fgrabsink into v4l2loopback (/dev/video10) with FFmpeg reading, and pacing.
+# fgrabsink writes a live 30 fps videotestsrc sequence in which every frame
+# differs (pattern=ball; checked); the reference md5 of every frame comes from
+# the same sequence rendered without a device.
+#  - FFmpeg (mmap reader, started after the writer configured the device, as
+#    v4l2loopback requires) asks for 40 frames: it must get them, each byte-equal
+#    (md5, size) to one of the frames sent;
+#  - pacing: 60 frames at 30 fps with sync=true take about 2 s (sanity bounds
+#    1-30 s under TCG, not a timing assertion).
+# The read() readers (dd, fgrabsrc) are in sink-loopback-read.sh.
+#@vivid: none
+#@v4l2loopback: devices=1 video_nr=10 card_label=loop
+# shellcheck source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+DEV=/dev/video10
+N_FF=600    # at most this many for FFmpeg (20 s: it needs ~6 s to start under TCG)
+FF_WANT=40  # frames FFmpeg asks for
+W=320 H=240
+CAPS="video/x-raw,format=YUY2,width=$W,height=$H,framerate=30/1"
+FRAME_BYTES=$((W * H * 2))
+PATTERN=ball
+export GST_DEBUG_NO_COLOR=1
+
+require_fgrabsink() {
+	if ! gst-inspect-1.0 fgrabsink >"$KT_LOGS/inspect-fgrabsink.log" 2>&1; then
+		show_log "$KT_LOGS/inspect-fgrabsink.log" 10
+		fatal "element fgrabsink not found (GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-unset}); build the plugin first"
+	fi
+	local line
+	while IFS= read -r line; do
+		[[ $line =~ ^\ *Filename\ +(.*)$ ]] && info "fgrabsink from ${BASH_REMATCH[1]}"
+	done <"$KT_LOGS/inspect-fgrabsink.log"
+	return 0
+}
+
+# frames_written LOG: the count fgrabsink logs when it stops (-1 if absent;
+# needs GST_DEBUG=fgrabsink:4)
+frames_written() {
+	local line re='fgrabsink.*gst_fgrab_sink_stop.* ([0-9]+) frames written'
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] && {
+			echo "${BASH_REMATCH[1]}"
+			return 0
+		}
+	done <"$1"
+	echo -1
+}
+
+# start_writer TAG FRAMES [FGRABSINK-PROPS...]: fgrabsink writes FRAMES of the
+# live sequence in the background (gst-launch -e: SIGINT ends it with EOS);
+# returns once it configured the device (sets WRITER_PID and WRITER_LOG), ends
+# the scenario if it does not within 30 s.
+start_writer() {
+	local tag=$1 n=$2
+	shift 2
+	GST_DEBUG=fgrabsink:4 gst_bg "$tag-writer" -e videotestsrc pattern=$PATTERN num-buffers="$n" is-live=true \
+		! "$CAPS" ! fgrabsink device=$DEV "$@"
+	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
+	if ! wait_for_log "$WRITER_LOG" 'gst_fgrab_sink_configure.*configured video/x-raw' 30; then
+		wait_exit "$WRITER_PID" 5 || true
+		show_log "$WRITER_LOG"
+		fatal "$tag: fgrabsink did not configure $DEV within 30 s"
+	fi
+	info "fgrabsink configured $DEV: $(grep -o 'payload [0-9]* bytes (driver.s sizeimage [0-9]*)' "$WRITER_LOG" | head -n1)"
+}
+
+# finish_writer TAG: waits for the writer; checks it ended with EOS, exit 0.
+finish_writer() {
+	local tag=$1
+	wait_exit "$WRITER_PID" 60 || true
+	WRITER_RC=$KT_RC
+	expect_eq "$tag: fgrabsink pipeline exit status" "$WRITER_RC" 0
+	expect_log "$tag: fgrabsink pipeline reached EOS" 'Got EOS from element' "$WRITER_LOG"
+	expect_no_log "$tag: no error from the writer" '^ERROR: ' "$WRITER_LOG"
+	WRITER_FRAMES=$(frames_written "$WRITER_LOG")
+	info "fgrabsink wrote $WRITER_FRAMES frames"
+}
+
+# stop_reader PID GRACE [SIGNAL]: lets a reader end by itself within GRACE
+# seconds, else sends SIGNAL (default INT: FFmpeg and gst-launch close their
+# files cleanly) and waits 10 s more; sets KT_RC and READER_INTERRUPTED (1 if it
+# needed the signal).
+stop_reader() {
+	local i
+	READER_INTERRUPTED=0
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		READER_INTERRUPTED=1
+		kill -"${3:-INT}" "$1" 2>/dev/null || true
+	fi
+	wait_exit "$1" 10
+}
+
+# md5s FILE: "md5 size" of each FRAME_BYTES-sized frame of a raw file ("-": stdin)
+md5s() {
+	"$KT_PYTHON" -c '
+import hashlib, sys
+n = int(sys.argv[1])
+f = sys.stdin.buffer if sys.argv[2] == "-" else open(sys.argv[2], "rb")
+while True:
+    b = f.read(n)
+    if not b:
+        break
+    print(hashlib.md5(b).hexdigest(), len(b))
+' "$FRAME_BYTES" "$1"
+}
+
+# idx_of MD5: the index of the sent frame with that md5 (-1 if none)
+idx_of() { echo "${REF_IDX[$1]:--1}"; }
+
+require_fgrabsink
+info "v4l2loopback: $(v4l2-ctl -d $DEV --info | grep -m1 'Card type' | tr -s '\t ' ' ')"
+[ -x "$KT_PYTHON" ] || fatal "$KT_PYTHON missing"
+
+section "reference: md5 of each of the $N_FF frames sent ($PATTERN, ${W}x$H YUY2)"
+set +e
+gst-launch-1.0 -q videotestsrc pattern=$PATTERN num-buffers=$N_FF ! "$CAPS" ! fdsink fd=1 \
+	2>"$KT_LOGS/reference.log" | md5s - >"$KT_WORK/ref.md5"
+rc=("${PIPESTATUS[@]}")
+set -e
+if [ "${rc[0]}" -ne 0 ] || [ "${rc[1]}" -ne 0 ]; then
+	show_log "$KT_LOGS/reference.log"
+	fatal "cannot compute the reference md5s (gst-launch exit ${rc[0]}, md5 exit ${rc[1]})"
+fi
+REF_LIST=() ref_bad=0
+while read -r m sz; do
+	REF_LIST+=("$m")
+	[ "$sz" = "$FRAME_BYTES" ] || ref_bad=$((ref_bad + 1))
+done <"$KT_WORK/ref.md5"
+expect_eq "reference: frames rendered" "${#REF_LIST[@]}" "$N_FF"
+expect_eq "reference: frames not of $FRAME_BYTES bytes" "$ref_bad" 0
+declare -A REF_IDX=()
+for i in "${!REF_LIST[@]}"; do REF_IDX[${REF_LIST[$i]}]=$i; done
+expect_eq "reference: every frame differs (distinct md5s)" "${#REF_IDX[@]}" "$N_FF"
+
+section "fgrabsink -> v4l2loopback -> FFmpeg (mmap reader, $FF_WANT frames)"
+start_writer ffmpeg $N_FF
+ffdir=$(fresh_dir ffmpeg)
+ffmpeg -nostdin -hide_banner -loglevel info -f v4l2 -i $DEV -frames:v $FF_WANT -c:v copy \
+	-f framemd5 "$ffdir/received.md5" >"$KT_LOGS/ffmpeg-reader.log" 2>&1 &
+ff=$!
+info "started ffmpeg -f v4l2 -i $DEV -frames:v $FF_WANT -c:v copy -f framemd5 (pid $ff)"
+stop_reader "$ff" 40 || fail "ffmpeg: did not end 10 s after SIGINT"
+if [ "$READER_INTERRUPTED" -eq 1 ]; then
+	fail "ffmpeg: still running after 40 s (it got fewer than $FF_WANT frames)"
+	show_log "$KT_LOGS/ffmpeg-reader.log"
+else
+	expect_eq "ffmpeg: exit status" "$KT_RC" 0
+fi
+if kill -0 "$WRITER_PID" 2>/dev/null; then
+	info "FFmpeg is done; ending the writer with SIGINT (EOS)"
+	kill -INT "$WRITER_PID" 2>/dev/null || true
+fi
+finish_writer ffmpeg
+got=() sizes=()
+if [ -f "$ffdir/received.md5" ]; then
+	while IFS= read -r line; do
+		[[ $line == \#* || -z $line ]] && continue
+		IFS=', ' read -r -a f <<<"$line"
+		sizes+=("${f[4]}")
+		got+=("${f[5]}")
+	done <"$ffdir/received.md5"
+fi
+rm -rf "$ffdir"
+expect_eq "ffmpeg: frames received" "${#got[@]}" "$FF_WANT"
+unknown=0 idxs=() bad_size=0
+for i in "${!got[@]}"; do
+	k=$(idx_of "${got[$i]}")
+	idxs+=("$k")
+	[ "${sizes[$i]}" = "$FRAME_BYTES" ] || bad_size=$((bad_size + 1))
+	if [ "$k" -lt 0 ]; then
+		[ "$unknown" -gt 0 ] || info "first unknown frame: #$i md5 ${got[$i]} (${sizes[$i]} bytes)"
+		unknown=$((unknown + 1))
+	fi
+done
+if [ "${#got[@]}" -gt 0 ]; then
+	expect_eq "ffmpeg: received frames that are none of the sent frames" "$unknown" 0
+	expect_eq "ffmpeg: received frames whose size is not $FRAME_BYTES bytes" "$bad_size" 0
+	info "sent-frame indexes FFmpeg received: ${idxs[*]}"
+else
+	fail "ffmpeg: no frames to compare"
+	show_log "$KT_LOGS/ffmpeg-reader.log"
+fi
+
+section "pacing: 60 frames at 30 fps with sync=true"
+GST_DEBUG=fgrabsink:4 gst pacing 60 videotestsrc pattern=$PATTERN num-buffers=60 ! "$CAPS" \
+	! fgrabsink device=$DEV sync=true
+expect_eq "pacing: gst-launch exit status" "$KT_RC" 0
+expect_eq "pacing: frames written" "$(frames_written "$KT_LOG")" 60
+t=$(log_time "$KT_LOG")
+info "60 frames at 30 fps took $t ms from PLAYING to EOS (nominal ~1967 ms)"
+expect_ge "pacing: not faster than the clock allows (>= 1000 ms)" "$t" 1000
+expect_le "pacing: sane under TCG (<= 30000 ms)" "$t" 30000
+GST_DEBUG=fgrabsink:4 gst pacing-nosync 60 videotestsrc pattern=$PATTERN num-buffers=60 ! "$CAPS" \
+	! fgrabsink device=$DEV sync=false
+info "for comparison, sync=false: $(log_time "$KT_LOG") ms, exit $KT_RC, $(frames_written "$KT_LOG") frames written"
+
+kt_finish

@@ -1,0 +1,97 @@
+#!/bin/bash
+# fgrabsrc on v4l2loopback with FFmpeg as the writer: FFmpeg writes a
+# deterministic lavfi test source (every frame different: it shows a frame counter)
+# with write(); fgrabsrc captures N frames. Each captured frame must be byte-equal
+# to one of the frames FFmpeg's framemd5 muxer computes for the same source and
+# pixel format, in increasing order (no frame twice, none reordered), with the
+# payload size (not v4l2loopback's page-rounded sizeimage); caps must match the
+# writer's format and the driver's rate.
+#@vivid: none
+#@v4l2loopback: devices=1 video_nr=10 card_label=loop
+# shellcheck source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+DEV=/dev/video10
+N=30
+W=320 H=240 RATE=30
+REF_FRAMES=450 # 15 s of source; the writer stops there too
+SRC="testsrc=size=${W}x$H:rate=$RATE"
+require_fgrabsrc
+
+section "reference: FFmpeg framemd5 of $REF_FRAMES frames of $SRC as yuyv422"
+t0=$(now_ms)
+ffmpeg -nostdin -loglevel error -f lavfi -i "$SRC" -frames:v $REF_FRAMES -pix_fmt yuyv422 \
+	-f framemd5 "$KT_WORK/ref.framemd5" >"$KT_LOGS/ffmpeg-ref.log" 2>&1 ||
+	fatal "ffmpeg framemd5 failed: $(tail -n3 "$KT_LOGS/ffmpeg-ref.log")"
+declare -A REF_INDEX=()
+nref=0
+while IFS=, read -r _ pts _ _ size md5; do
+	[[ $pts =~ ^\ *[0-9]+$ ]] || continue
+	md5=${md5// /}
+	REF_INDEX[$md5]=$((10#${pts// /}))
+	nref=$((nref + 1))
+	refsize=${size// /}
+done <"$KT_WORK/ref.framemd5"
+info "$nref reference frames of ${refsize} bytes in $(($(now_ms) - t0)) ms"
+expect_eq "reference frames are all distinct" "${#REF_INDEX[@]}" "$nref"
+
+section "FFmpeg writes to $DEV, fgrabsrc captures $N frames"
+ffmpeg -nostdin -loglevel error -re -f lavfi -i "$SRC" -frames:v $REF_FRAMES -pix_fmt yuyv422 \
+	-f v4l2 $DEV >"$KT_LOGS/ffmpeg-writer.log" 2>&1 &
+writer=$!
+ready=0
+for _ in $(seq 50); do
+	drv_fmt $DEV
+	if [ "$DRV_W" = $W ]; then
+		ready=1
+		break
+	fi
+	sleep 0.2
+done
+[ "$ready" -eq 1 ] || {
+	show_log "$KT_LOGS/ffmpeg-writer.log"
+	fatal "the FFmpeg writer did not configure $DEV within 10 s"
+}
+info "writer configured $DEV: ${DRV_W}x$DRV_H '$DRV_FOURCC' bytesperline $DRV_BPL sizeimage $DRV_SIZE"
+dir=$(fresh_dir loop)
+gst loop-capture 40 fgrabsrc name=src device=$DEV num-buffers=$N ! multifilesink location="$dir/frame-%05d.raw"
+expect_eq "gst-launch exit status" "$KT_RC" 0
+[ "$KT_RC" -eq 0 ] || show_log "$KT_LOG"
+drv_parm $DEV
+writer_alive=no
+kill -0 "$writer" 2>/dev/null && writer_alive=yes
+kill "$writer" 2>/dev/null || true
+wait "$writer" 2>/dev/null || true
+info "writer still running at the end of the capture: $writer_alive"
+
+caps=$(src_caps "$KT_LOG")
+info "caps: $caps"
+expect_eq "caps format/size" "$(caps_field "$caps" format) $(caps_field "$caps" width)x$(caps_field "$caps" height)" "YUY2 ${W}x$H"
+expect_eq "caps framerate is the driver's G_PARM rate" "$(caps_field "$caps" framerate)" "$DRV_FPS"
+expect_eq "caps interlace-mode" "$(caps_field "$caps" interlace-mode)" progressive
+
+frames "$dir"
+expect_eq "buffers written with num-buffers=$N" "$FR_N" "$N"
+expect_eq "buffer size is the payload (bytesperline x height)" "$FR_SIZES" "$((DRV_BPL * H))"
+expect_eq "buffer size equals FFmpeg's frame size" "$FR_SIZES" "$refsize"
+matched=0 ordered=1 prev=-1 idx=() unknown=0
+for m in $FR_LIST; do
+	if [ -n "${REF_INDEX[$m]:-}" ]; then
+		matched=$((matched + 1))
+		i=${REF_INDEX[$m]}
+		idx+=("$i")
+		[ "$i" -gt "$prev" ] || ordered=0
+		prev=$i
+	else
+		unknown=$((unknown + 1))
+		idx+=("?")
+	fi
+done
+info "captured frames are source frames: ${idx[*]}"
+expect_eq "every captured frame equals one of FFmpeg's frames" "$matched" "$FR_N"
+expect_eq "captured frames come in strictly increasing source order" "$ordered" 1
+if [ "$FR_N" -gt 0 ]; then
+	expect_eq "no frame delivered twice" "$(wc -w <<<"$FR_SUMS")" "$FR_N"
+fi
+
+kt_finish
