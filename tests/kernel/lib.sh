@@ -97,16 +97,50 @@ now_ms() {
 	echo $((t / 1000))
 }
 
-require_fgrabsrc() {
-	if ! gst-inspect-1.0 fgrabsrc >"$KT_LOGS/inspect-fgrabsrc.log" 2>&1; then
-		show_log "$KT_LOGS/inspect-fgrabsrc.log" 10
-		fatal "element fgrabsrc not found (GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-unset}); build the plugin first"
+# require_element NAME: ends the scenario unless gst-inspect-1.0 finds NAME;
+# says which plugin file it comes from.
+require_element() {
+	local name=$1 log="$KT_LOGS/inspect-$1.log"
+	if ! gst-inspect-1.0 "$name" >"$log" 2>&1; then
+		show_log "$log" 10
+		fatal "element $name not found (GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-unset}); build the plugin first"
 	fi
 	local line
 	while IFS= read -r line; do
-		[[ $line =~ ^\ *Filename\ +(.*)$ ]] && info "fgrabsrc from ${BASH_REMATCH[1]}"
-	done <"$KT_LOGS/inspect-fgrabsrc.log"
+		[[ $line =~ ^\ *Filename\ +(.*)$ ]] && info "$name from ${BASH_REMATCH[1]}"
+	done <"$log"
 	return 0
+}
+
+# frames_written [LOG]: the count fgrabsink logs when it stops (-1 if absent;
+# needs GST_DEBUG=fgrabsink:4); LOG defaults to the last gst run's.
+frames_written() {
+	local line re='fgrabsink.*gst_fgrab_sink_stop.* ([0-9]+) frames written'
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] && {
+			echo "${BASH_REMATCH[1]}"
+			return 0
+		}
+	done <"${1:-$KT_LOG}"
+	echo -1
+}
+
+# stop_reader PID GRACE [SIGNAL]: lets a reader end by itself within GRACE
+# seconds, else sends SIGNAL (default INT: FFmpeg and gst-launch close their
+# files cleanly) and waits 10 s more; sets KT_RC and READER_INTERRUPTED (1 if it
+# needed the signal).
+stop_reader() {
+	local i
+	READER_INTERRUPTED=0
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		READER_INTERRUPTED=1
+		kill -"${3:-INT}" "$1" 2>/dev/null || true
+	fi
+	wait_exit "$1" 10
 }
 
 # gst NAME TIMEOUT PIPELINE...: runs gst-launch-1.0 -v; sets KT_RC (exit status,

@@ -23,97 +23,10 @@ FRAME_BYTES=$((W * H * 2))
 PATTERN=ball
 export GST_DEBUG_NO_COLOR=1
 
-require_fgrabsink() {
-	if ! gst-inspect-1.0 fgrabsink >"$KT_LOGS/inspect-fgrabsink.log" 2>&1; then
-		show_log "$KT_LOGS/inspect-fgrabsink.log" 10
-		fatal "element fgrabsink not found (GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-unset}); build the plugin first"
-	fi
-	local line
-	while IFS= read -r line; do
-		[[ $line =~ ^\ *Filename\ +(.*)$ ]] && info "fgrabsink from ${BASH_REMATCH[1]}"
-	done <"$KT_LOGS/inspect-fgrabsink.log"
-	return 0
-}
+# shellcheck source=../loopback-sink.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../loopback-sink.sh"
 
-# frames_written LOG: the count fgrabsink logs when it stops (-1 if absent;
-# needs GST_DEBUG=fgrabsink:4)
-frames_written() {
-	local line re='fgrabsink.*gst_fgrab_sink_stop.* ([0-9]+) frames written'
-	while IFS= read -r line; do
-		[[ $line =~ $re ]] && {
-			echo "${BASH_REMATCH[1]}"
-			return 0
-		}
-	done <"$1"
-	echo -1
-}
-
-# start_writer TAG FRAMES [FGRABSINK-PROPS...]: fgrabsink writes FRAMES of the
-# live sequence in the background (gst-launch -e: SIGINT ends it with EOS);
-# returns once it configured the device (sets WRITER_PID and WRITER_LOG), ends
-# the scenario if it does not within 30 s.
-start_writer() {
-	local tag=$1 n=$2
-	shift 2
-	GST_DEBUG=fgrabsink:4 gst_bg "$tag-writer" -e videotestsrc pattern=$PATTERN num-buffers="$n" is-live=true \
-		! "$CAPS" ! fgrabsink device=$DEV "$@"
-	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
-	if ! wait_for_log "$WRITER_LOG" 'gst_fgrab_sink_configure.*configured video/x-raw' 30; then
-		wait_exit "$WRITER_PID" 5 || true
-		show_log "$WRITER_LOG"
-		fatal "$tag: fgrabsink did not configure $DEV within 30 s"
-	fi
-	info "fgrabsink configured $DEV: $(grep -o 'payload [0-9]* bytes (driver.s sizeimage [0-9]*)' "$WRITER_LOG" | head -n1)"
-}
-
-# finish_writer TAG: waits for the writer; checks it ended with EOS, exit 0.
-finish_writer() {
-	local tag=$1
-	wait_exit "$WRITER_PID" 60 || true
-	WRITER_RC=$KT_RC
-	expect_eq "$tag: fgrabsink pipeline exit status" "$WRITER_RC" 0
-	expect_log "$tag: fgrabsink pipeline reached EOS" 'Got EOS from element' "$WRITER_LOG"
-	expect_no_log "$tag: no error from the writer" '^ERROR: ' "$WRITER_LOG"
-	WRITER_FRAMES=$(frames_written "$WRITER_LOG")
-	info "fgrabsink wrote $WRITER_FRAMES frames"
-}
-
-# stop_reader PID GRACE [SIGNAL]: lets a reader end by itself within GRACE
-# seconds, else sends SIGNAL (default INT: FFmpeg and gst-launch close their
-# files cleanly) and waits 10 s more; sets KT_RC and READER_INTERRUPTED (1 if it
-# needed the signal).
-stop_reader() {
-	local i
-	READER_INTERRUPTED=0
-	for ((i = 0; i < $2 * 10; i++)); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$1" 2>/dev/null; then
-		READER_INTERRUPTED=1
-		kill -"${3:-INT}" "$1" 2>/dev/null || true
-	fi
-	wait_exit "$1" 10
-}
-
-# md5s FILE: "md5 size" of each FRAME_BYTES-sized frame of a raw file ("-": stdin)
-md5s() {
-	"$KT_PYTHON" -c '
-import hashlib, sys
-n = int(sys.argv[1])
-f = sys.stdin.buffer if sys.argv[2] == "-" else open(sys.argv[2], "rb")
-while True:
-    b = f.read(n)
-    if not b:
-        break
-    print(hashlib.md5(b).hexdigest(), len(b))
-' "$FRAME_BYTES" "$1"
-}
-
-# idx_of MD5: the index of the sent frame with that md5 (-1 if none)
-idx_of() { echo "${REF_IDX[$1]:--1}"; }
-
-require_fgrabsink
+require_element fgrabsink
 info "v4l2loopback: $(v4l2-ctl -d $DEV --info | grep -m1 'Card type' | tr -s '\t ' ' ')"
 [ -x "$KT_PYTHON" ] || fatal "$KT_PYTHON missing"
 

@@ -28,18 +28,6 @@ OUT=/dev/video1
 CAP=/dev/video0
 export GST_DEBUG_NO_COLOR=1
 
-require_fgrabsink() {
-	if ! gst-inspect-1.0 fgrabsink >"$KT_LOGS/inspect-fgrabsink.log" 2>&1; then
-		show_log "$KT_LOGS/inspect-fgrabsink.log" 10
-		fatal "element fgrabsink not found (GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-unset}); build the plugin first"
-	fi
-	local line
-	while IFS= read -r line; do
-		[[ $line =~ ^\ *Filename\ +(.*)$ ]] && info "fgrabsink from ${BASH_REMATCH[1]}"
-	done <"$KT_LOGS/inspect-fgrabsink.log"
-	return 0
-}
-
 # out_fmt DEV: the current output format, like drv_fmt for capture; sets OUT_W
 # OUT_H OUT_FOURCC (spaces as '_') OUT_FIELD OUT_BPL OUT_SIZE.
 out_fmt() {
@@ -73,18 +61,6 @@ output_index() {
 		fi
 	done < <(v4l2-ctl -d $OUT --list-outputs 2>&1)
 	return 1
-}
-
-# frames_written [LOG]: the count fgrabsink logs when it stops (-1 if absent)
-frames_written() {
-	local line re='fgrabsink.*gst_fgrab_sink_stop.* ([0-9]+) frames written'
-	while IFS= read -r line; do
-		[[ $line =~ $re ]] && {
-			echo "${BASH_REMATCH[1]}"
-			return 0
-		}
-	done <"${1:-$KT_LOG}"
-	echo -1
 }
 
 # expect_error DESC: the last gst-launch failed by itself (gst-launch exits 1 for
@@ -160,7 +136,7 @@ sink_check() {
 	expect_eq "$tag: driver's field order" "$OUT_FIELD" "$want_field"
 }
 
-require_fgrabsink
+require_element fgrabsink
 
 section "vivid output node"
 info "$(v4l2-ctl -d $OUT --info | grep -m1 'Card type')"

@@ -9,7 +9,7 @@
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-require_fgrabsrc
+require_element fgrabsrc
 v4l2-ctl -d /dev/video0 -i 0 >/dev/null
 SMALL='video/x-raw,format=YUY2,width=320,height=180,framerate=30/1'
 

@@ -9,7 +9,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 DEV=/dev/video0
-require_fgrabsrc
+require_element fgrabsrc
 v4l2-ctl -d $DEV -i 0 >/dev/null || fatal "cannot select vivid input 0"
 
 # The intervals vivid enumerates for a size (as reduced rates), to make sure every

@@ -16,7 +16,7 @@ N=30
 W=320 H=240 RATE=30
 REF_FRAMES=450 # 15 s of source; the writer stops there too
 SRC="testsrc=size=${W}x$H:rate=$RATE"
-require_fgrabsrc
+require_element fgrabsrc
 
 section "reference: FFmpeg framemd5 of $REF_FRAMES frames of $SRC as yuyv422"
 t0=$(now_ms)

@@ -9,7 +9,7 @@
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-require_fgrabsrc
+require_element fgrabsrc
 [ -x "$KT_PYTHON" ] || fatal "$KT_PYTHON missing"
 
 # probe TAG DEVICE CAPS [PROP=VALUE...]: runs fgrab-probe.py props; sets P_<prop>

@@ -11,7 +11,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 DEV=/dev/video0
-require_fgrabsrc
+require_element fgrabsrc
 vivid_still
 
 # interlace-mode GStreamer uses for a V4L2 field (as v4l2-ctl prints it)
