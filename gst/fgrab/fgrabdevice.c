@@ -42,6 +42,8 @@ GST_DEBUG_CATEGORY_STATIC (fgrab_device_debug);
 
 /* Largest size asked of a driver that does not enumerate sizes. */
 #define PROBE_MAX_DIMENSION 32768
+/* More formats than any driver has. */
+#define MAX_ENUM_FORMATS 1024
 
 G_DEFINE_QUARK (fgrab - device - error - quark, fgrab_device_error);
 
@@ -138,6 +140,8 @@ fgrab_device_free (FgrabDevice * device)
     return;
 
   fgrab_device_close (device);
+  if (device->poll)
+    gst_poll_free (device->poll);
   g_array_free (device->fourccs, TRUE);
   g_free (device->path);
   g_free (device);
@@ -302,7 +306,10 @@ fgrab_device_open (FgrabDevice * device, GError ** error)
   if (!check_capabilities (device, error))
     goto fail;
 
-  device->poll = gst_poll_new (TRUE);
+  /* One poll set for the device's life: a reopen keeps its flushing
+   * state, and unlock() from another thread never meets a freed one. */
+  if (device->poll == NULL)
+    device->poll = gst_poll_new (TRUE);
   if (device->poll == NULL) {
     set_error (error, FGRAB_DEVICE_ERROR_OPEN, g_strerror (errno),
         "Could not create the poll set for device '%s'.", path);
@@ -337,10 +344,8 @@ fail:
 void
 fgrab_device_close (FgrabDevice * device)
 {
-  if (device->poll) {
-    gst_poll_free (device->poll);
-    device->poll = NULL;
-  }
+  if (device->poll && device->pollfd.fd >= 0)
+    gst_poll_remove_fd (device->poll, &device->pollfd);
   gst_poll_fd_init (&device->pollfd);
   if (device->fd >= 0) {
     GST_DEBUG ("%s: close", device->path);
@@ -848,8 +853,10 @@ fgrab_device_probe_caps (FgrabDevice * device)
 
   memset (&desc, 0, sizeof (desc));
   desc.type = device->type;
-  for (desc.index = 0; xioctl (device, VIDIOC_ENUM_FMT, &desc) == 0;
-      desc.index++) {
+  /* the bound keeps a driver that never ends the enumeration from
+   * hanging us */
+  for (desc.index = 0; desc.index < MAX_ENUM_FORMATS &&
+      xioctl (device, VIDIOC_ENUM_FMT, &desc) == 0; desc.index++) {
     const FgrabFormat *format = fgrab_format_from_fourcc (desc.pixelformat);
 
     desc.description[sizeof (desc.description) - 1] = '\0';
@@ -865,9 +872,6 @@ fgrab_device_probe_caps (FgrabDevice * device)
       continue;
     }
     probe_sizes (device, caps, format, &parm, par_n, par_d);
-    /* an index past the end must not stop a driver that wraps */
-    if (desc.index > 1024)
-      break;
   }
 
   GST_DEBUG ("%s: probed caps %" GST_PTR_FORMAT, device->path, caps);
@@ -976,8 +980,6 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
   /* let the driver choose the layout */
   fmt.fmt.pix.bytesperline = 0;
   fmt.fmt.pix.sizeimage = 0;
-  if (format->kind == FGRAB_FORMAT_KIND_FRAMED)
-    fmt.fmt.pix.sizeimage = 0;
 
   GST_DEBUG ("%s: S_FMT %" GST_FOURCC_FORMAT " %dx%d field %u", device->path,
       GST_FOURCC_ARGS (fourcc), width, height, field);
@@ -1317,17 +1319,6 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
   }
 }
 
-FgrabIoResult
-fgrab_device_write (FgrabDevice * device, const guint8 * data, gsize size,
-    GError ** error)
-{
-  gsize written;
-  guint n_writes;
-
-  return fgrab_device_write_resumable (device, data, size, &written,
-      &n_writes, error);
-}
-
 void
 fgrab_device_post_error (GstElement * element, GError * error)
 {
@@ -1384,7 +1375,7 @@ fgrab_device_post_error (GstElement * element, GError * error)
  * went out; and an encoded frame split over several write() calls is worth
  * a log line, so the calls are counted too. */
 FgrabIoResult
-fgrab_device_write_resumable (FgrabDevice * device, const guint8 * data,
+fgrab_device_write (FgrabDevice * device, const guint8 * data,
     gsize size, gsize * written, guint * n_writes, GError ** error)
 {
   FgrabIoResult result;

@@ -155,21 +155,17 @@ void fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout);
  * on FGRAB_IO_OK. */
 FgrabIoResult fgrab_device_read (FgrabDevice * device, guint8 * data,
     gsize size, gsize * nread, GError ** error);
-/* Writes all of @size bytes, waiting for the node as often as needed. */
+/* Writes all of @size bytes, waiting for the node as often as needed.  On
+ * any return *written says how many bytes of @data went out (all of @size
+ * on FGRAB_IO_OK) and *n_writes how many write() calls took data, so that
+ * a flushed write can be resumed. */
 FgrabIoResult fgrab_device_write (FgrabDevice * device, const guint8 * data,
-    gsize size, GError ** error);
+    gsize size, gsize * written, guint * n_writes, GError ** error);
 
 /* Posts @error on @element as a GST_ELEMENT_ERROR of the matching domain. */
 void fgrab_device_post_error (GstElement * element, GError * error);
 
 gchar *fgrab_fourcc_to_string (guint32 fourcc);
-
-/* Like fgrab_device_write, and on any return *written says how many bytes
- * of @data went out (all of @size on FGRAB_IO_OK) and *n_writes how many
- * write() calls took data, so that a flushed write can be resumed. */
-FgrabIoResult fgrab_device_write_resumable (FgrabDevice * device,
-    const guint8 * data, gsize size, gsize * written, guint * n_writes,
-    GError ** error);
 
 G_END_DECLS
 #endif /* __FGRAB_DEVICE_H__ */

@@ -86,11 +86,10 @@ struct _GstFgrabSink
   guint actual_outputmode;
   guint actual_extendedmode;
 
-  /* Guards replacing the node (and so its GstPoll) against unlock() and
-   * unlock_stop() from other threads, and the flushing state that a
-   * reopened node must take over. */
+  /* Guards the device pointer and its reopening against unlock() and
+   * unlock_stop() from other threads; the device's GstPoll, and with it
+   * the flushing state, outlives a reopen. */
   GMutex dev_lock;
-  gboolean flushing;
 
   /* Stream state: state changes and the streaming thread. */
   FgrabDevice *device;
@@ -510,8 +509,6 @@ gst_fgrab_sink_reopen (GstFgrabSink * self)
   g_mutex_lock (&self->dev_lock);
   fgrab_device_close (self->device);
   ok = fgrab_device_open (self->device, &error);
-  if (ok)
-    fgrab_device_set_flushing (self->device, self->flushing);
   g_mutex_unlock (&self->dev_lock);
   self->io_started = FALSE;
   self->partial = FALSE;
@@ -841,7 +838,6 @@ gst_fgrab_sink_unlock (GstBaseSink * bsink)
 
   GST_LOG_OBJECT (self, "flushing");
   g_mutex_lock (&self->dev_lock);
-  self->flushing = TRUE;
   if (self->device)
     fgrab_device_set_flushing (self->device, TRUE);
   g_mutex_unlock (&self->dev_lock);
@@ -855,7 +851,6 @@ gst_fgrab_sink_unlock_stop (GstBaseSink * bsink)
 
   GST_LOG_OBJECT (self, "no longer flushing");
   g_mutex_lock (&self->dev_lock);
-  self->flushing = FALSE;
   if (self->device)
     fgrab_device_set_flushing (self->device, FALSE);
   g_mutex_unlock (&self->dev_lock);
@@ -930,7 +925,7 @@ write_frame (GstFgrabSink * self, const guint8 * data, gsize size)
     guint n_writes = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_write_resumable (device, data + done, size - done,
+    res = fgrab_device_write (device, data + done, size - done,
         &written, &n_writes, &error);
     self->io_started = TRUE;
     done += written;
