@@ -120,9 +120,6 @@ struct _GstFgrabSrc
   guint eio_count;
 };
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
-
 #define gst_fgrab_src_parent_class parent_class
 G_DEFINE_TYPE (GstFgrabSrc, gst_fgrab_src, GST_TYPE_PUSH_SRC);
 GST_ELEMENT_REGISTER_DEFINE (fgrabsrc, "fgrabsrc", GST_RANK_NONE,
@@ -253,7 +250,6 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   templ = gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps);
   gst_element_class_add_pad_template (element_class, templ);
   gst_caps_unref (caps);
-  (void) src_template;
 
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
 
@@ -896,16 +892,16 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
       gst_buffer_pool_config_add_option (config,
           GST_BUFFER_POOL_OPTION_VIDEO_META);
     if (!gst_buffer_pool_set_config (pool, config)) {
+      /* the pool may have adjusted the config: take it if it still fits */
       config = gst_buffer_pool_get_config (pool);
       if (!gst_buffer_pool_config_validate_params (config, caps, buf_size,
               min, max)) {
         GST_DEBUG_OBJECT (self, "downstream pool refuses our sizes");
+        gst_structure_free (config);
         gst_clear_object (&pool);
       } else if (!gst_buffer_pool_set_config (pool, config)) {
         gst_clear_object (&pool);
       }
-      if (config && pool == NULL)
-        gst_structure_free (config);
     }
   }
 
