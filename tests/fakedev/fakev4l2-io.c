@@ -812,6 +812,15 @@ again:
   n = count;
   if (dev->short_writes)
     n = MIN (n, dev->short_writes);
+  if (dev->write_budget_armed) {
+    n = MIN (n, dev->write_budget);
+    dev->write_budget -= n;
+    if (dev->write_budget == 0) {
+      dev->write_budget_armed = FALSE;
+      dev->write_blocked = TRUE;
+      fake_v4l2_sync_readiness (dev);
+    }
+  }
   if (dev->write_policy == FAKE_V4L2_WRITE_PER_CALL) {
     n = MIN (n, sizeimage);
     record_frame (dev, buf, n);

@@ -156,6 +156,9 @@ struct _FakeV4l2Device
   FakeV4l2WritePolicy write_policy;
   gsize short_writes;
   gboolean write_blocked;
+  /* armed: write_blocked is set once write_budget more bytes are taken */
+  gboolean write_budget_armed;
+  gsize write_budget;
   GByteArray *accum;
   GPtrArray *written;           /* FakeWrittenFrame */
   guint64 frames_written;

@@ -655,8 +655,33 @@ fake_v4l2_device_set_write_blocked (FakeV4l2Device * dev, gboolean blocked)
   g_return_if_fail (dev != NULL);
   g_mutex_lock (&fake_v4l2_lock);
   dev->write_blocked = blocked;
+  dev->write_budget_armed = FALSE;
   fake_v4l2_sync_readiness (dev);
   g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_block_writes_after (FakeV4l2Device * dev, gsize bytes)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->write_budget = bytes;
+  dev->write_budget_armed = TRUE;
+  dev->write_blocked = bytes == 0;
+  fake_v4l2_sync_readiness (dev);
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+gsize
+fake_v4l2_device_get_pending_bytes (FakeV4l2Device * dev)
+{
+  gsize n;
+
+  g_return_val_if_fail (dev != NULL, 0);
+  g_mutex_lock (&fake_v4l2_lock);
+  n = dev->write_policy == FAKE_V4L2_WRITE_PER_CALL ? 0 : dev->accum->len;
+  g_mutex_unlock (&fake_v4l2_lock);
+  return n;
 }
 
 guint

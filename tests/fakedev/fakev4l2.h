@@ -216,6 +216,11 @@ void fake_v4l2_device_set_short_writes (FakeV4l2Device * dev, gsize max);
  * back to FALSE (a device that does not take data). */
 void fake_v4l2_device_set_write_blocked (FakeV4l2Device * dev,
     gboolean blocked);
+/* The device takes @bytes more bytes, then behaves as write-blocked (see
+ * above) until set_write_blocked (FALSE): a frame left half written. */
+void fake_v4l2_device_block_writes_after (FakeV4l2Device * dev, gsize bytes);
+/* Bytes of a frame begun but not completed (what close() discards). */
+gsize fake_v4l2_device_get_pending_bytes (FakeV4l2Device * dev);
 guint fake_v4l2_device_get_written_frame_count (FakeV4l2Device * dev);
 /* The bytes of written frame @index (a new GBytes, or NULL). */
 GBytes *fake_v4l2_device_get_written_frame (FakeV4l2Device * dev, guint index);

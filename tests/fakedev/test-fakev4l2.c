@@ -1610,6 +1610,37 @@ test_write_blocked (void)
   fake_v4l2_reset ();
 }
 
+/* A budget leaves a frame half written: the device then blocks, and a
+ * close throws the half frame away as vb2 does. */
+static void
+test_write_budget (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  guint8 *data = pattern (128, 3), *next = pattern (128, 5);
+  int fd;
+
+  fd = open_dev (OUT_PATH, O_RDWR | O_NONBLOCK);
+  fake_v4l2_device_block_writes_after (dev, 40);
+  g_assert_cmpint (write (fd, data, 128), ==, 40);
+  g_assert_cmpuint (fake_v4l2_device_get_pending_bytes (dev), ==, 40);
+  g_assert_cmpint (poll_events (fd, POLLOUT, 20), ==, 0);
+  errno = 0;
+  g_assert_cmpint (write (fd, data + 40, 88), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  close (fd);
+  g_assert_cmpuint (fake_v4l2_device_get_pending_bytes (dev), ==, 0);
+
+  fake_v4l2_device_set_write_blocked (dev, FALSE);
+  fd = open_dev (OUT_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (write (fd, next, 128), ==, 128);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 1);
+  assert_written (dev, 0, next, 128);
+  close (fd);
+  g_free (data);
+  g_free (next);
+  fake_v4l2_reset ();
+}
+
 static void
 test_write_errors (void)
 {
@@ -1781,6 +1812,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/write/accumulate", test_write_accumulate);
   g_test_add_func ("/fakev4l2/write/per-call", test_write_per_call);
   g_test_add_func ("/fakev4l2/write/blocked", test_write_blocked);
+  g_test_add_func ("/fakev4l2/write/budget", test_write_budget);
   g_test_add_func ("/fakev4l2/write/errors", test_write_errors);
   g_test_add_func ("/fakev4l2/threads", test_threads);
   g_test_add_func ("/fakev4l2/reset", test_reset);

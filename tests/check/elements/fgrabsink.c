@@ -686,6 +686,60 @@ GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
 
 GST_END_TEST;
 
+/* A flush that interrupts a frame half way leaves its start in the
+ * driver's buffer; write() I/O cannot be stopped without a close, so the
+ * next frame must go to a freshly opened node, whole, and not complete the
+ * old one. */
+GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  Worker *pusher = worker_new (h, NULL);
+  GThread *push_thread;
+  GstSegment segment;
+  guint s_fmt_before;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+  s_fmt_before = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT);
+
+  fake_v4l2_device_set_short_writes (dev, FRAME_320 / 4);
+  fake_v4l2_device_block_writes_after (dev, FRAME_320 / 2);
+  pusher->n = 2;
+  push_thread = g_thread_new ("push", push_worker, pusher);
+  g_usleep (200 * 1000);
+  fail_if (worker_wait (pusher, 0), "the write did not block");
+  fail_unless_equals_uint64 (fake_v4l2_device_get_pending_bytes (dev),
+      FRAME_320 / 2);
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS),
+      "flush-start did not interrupt the blocked write");
+  fail_unless_equals_int (pusher->flow, GST_FLOW_FLUSHING);
+  g_thread_join (push_thread);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+
+  fake_v4l2_device_set_write_blocked (dev, FALSE);
+  fake_v4l2_device_set_short_writes (dev, 0);
+  push_frames (h, 3, 1, FRAME_320);
+
+  /* reopened and configured again; the half frame died with the close */
+  fail_unless (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT) >
+      s_fmt_before);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 1);
+  fail_unless_equals_uint64 (fake_v4l2_device_get_pending_bytes (dev), 0);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  check_written_frame (dev, 0, 0, FRAME_320);
+  check_written_frame (dev, 1, 1, FRAME_320);
+  check_written_frame (dev, 2, 3, FRAME_320);
+  worker_free (pusher);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Checks that written frame @index holds pushed frame @n's picture, with
  * lines of @width * 2 bytes, in lines of @bpl bytes. */
 static void
@@ -1110,6 +1164,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_short_writes_and_eintr_eagain_give_whole_frames);
   tcase_add_test (tc, test_unlock_during_blocked_write_returns);
   tcase_add_test (tc, test_pause_during_blocked_write_resumes_the_frame);
+  tcase_add_test (tc, test_flush_mid_frame_reopens_before_next_frame);
   tcase_add_test (tc, test_padded_device_lines_are_repacked);
   tcase_add_test (tc, test_buffer_in_device_layout_is_written_as_is);
   tcase_add_test (tc, test_allocation_proposes_device_layout);
