@@ -1,15 +1,22 @@
 #!/bin/bash
 # fgrab quick start: installs what is missing (Debian, as root), builds the plugin in
-# build/, and captures about 3 seconds through fgrabsrc:
+# build/, then runs both elements:
 #
+#   capture: about 3 seconds through fgrabsrc
 #   - from a real V4L2 capture node of this machine that supports read(), if there
 #     is one (v4l2-ctl --info lists Read/Write in its device caps);
 #   - otherwise from vivid, the kernel's virtual video driver, inside a small qemu
 #     VM that boots Debian's kernel (tests/kernel/vm.sh).
+#   output: a moving test pattern written through fgrabsink into a v4l2loopback
+#   node (this machine's, if it has one, else the VM's) and read back from it with
+#   fgrabsrc at the same time; every frame read back is checked against the frames
+#   sent (md5, order, no gap).
 #
 # Results go to demo-output/ in the working tree: capture.avi (JPEG in AVI) and
-# snapshot.png for raw video, capture.mpg for an MPEG stream device. It prints the
-# caps fgrabsrc negotiated and the frame rate the driver programmed.
+# snapshot.png for raw video, capture.mpg for an MPEG stream device, readback.png
+# (a frame that went through fgrabsink and came back through fgrabsrc). It prints
+# the caps fgrabsrc negotiated, the frame rate the driver programmed and the
+# outcome of the round trip.
 #
 #   scripts/demo.sh [--vm] [--device /dev/videoN]
 #     --vm        use the VM even if this machine has a capture node
@@ -107,18 +114,104 @@ guest_main() {
 	v4l2-ctl -d "$dev" -c horizontal_movement=5 >/dev/null
 	v4l2-ctl -d "$dev" --set-fmt-video=width=640,height=360,pixelformat=YUYV
 	v4l2-ctl -d "$dev" --set-parm=25 >/dev/null
-	say "capture from vivid $dev in the VM"
-	capture_job "$dev" "$FGRAB_OUT/demo"
-	demo_sink_roundtrip
+	if [ "${1:-}" != sink-only ]; then
+		say "capture from vivid $dev in the VM"
+		capture_job "$dev" "$FGRAB_OUT/demo"
+	fi
+	say "output through fgrabsink into v4l2loopback /dev/video10 in the VM, read back with fgrabsrc"
+	sink_job /dev/video10 "$FGRAB_OUT/demo"
 }
 
-# ------------------------------------------------------ fgrabsink (placeholder)
-# FGRABSINK DEMO GOES HERE: write a test pattern through fgrabsink into
-# v4l2loopback (/dev/video10 in the VM) and read it back with fgrabsrc, comparing
-# the frames. fgrabsink is not part of this demo yet, so nothing is done or claimed.
-demo_sink_roundtrip() {
-	echo
-	echo "  (fgrabsink round trip through v4l2loopback: not part of the demo yet)"
+# ------------------------------------------------------------------ sink job
+# fgrabsink writes a moving test pattern (every frame differs) into a
+# v4l2loopback node at 30 fps while fgrabsrc reads it back from the same node;
+# every frame read back must be one that was sent, byte for byte, and the
+# frames must follow each other without a gap. Runs where the node is.
+sink_job() { # LOOPDEV OUTDIR
+	local dev=$1 dir=$2 w=320 h=240 n=240 min=30 bytes caps work wpid rpid wst st i k prev first
+	local -A ref=()
+	bytes=$((w * h * 2))
+	caps="video/x-raw,format=YUY2,width=$w,height=$h,framerate=30/1"
+	work=$dir/sink-work
+	rm -rf "$work"
+	mkdir -p "$work/ref" "$work/back"
+	v4l2-ctl -d "$dev" --info | sed -n '/^Driver Info/,/^[^\t]/s/^\t\(Driver name\|Card type\) *: */  \1: /p'
+
+	# What is sent: the md5 of each frame of the sequence.
+	timeout 120 gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=$n ! "$caps" \
+		! filesink location="$work/ref.yuv" >"$dir/sink-reference.log" 2>&1 ||
+		die "cannot render the reference sequence (see $dir/sink-reference.log)"
+	split -b "$bytes" -d -a 4 "$work/ref.yuv" "$work/ref/"
+	i=0
+	while read -r k _; do
+		ref[$k]=$i
+		i=$((i + 1))
+	done < <(cd "$work/ref" && md5sum -- *)
+
+	echo "  fgrabsink writes $n frames (${w}x$h YUY2, 30 fps, pattern=ball) into $dev"
+	GST_DEBUG=fgrabsink:4 GST_DEBUG_NO_COLOR=1 timeout 120 gst-launch-1.0 -e videotestsrc \
+		pattern=ball num-buffers=$n is-live=true ! "$caps" ! fgrabsink device="$dev" \
+		max-lateness=-1 >"$dir/sink-writer.log" 2>&1 &
+	wpid=$!
+	for _ in $(seq 1 300); do
+		grep -q 'configured video/x-raw' "$dir/sink-writer.log" && break
+		kill -0 "$wpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q 'configured video/x-raw' "$dir/sink-writer.log" || {
+		wait "$wpid" || true
+		sed 's/^/  | /' "$dir/sink-writer.log" | grep -v ' DEBUG \| INFO ' | tail -n 20
+		die "fgrabsink did not configure $dev"
+	}
+
+	# The reader runs until the writer is done (then it is ended with EOS): it
+	# starts late on a loaded machine, and v4l2loopback has nothing to read once
+	# the writer is gone.
+	echo "  fgrabsrc reads them back from $dev at the same time"
+	timeout 300 gst-launch-1.0 -e -v fgrabsrc device="$dev" \
+		! "video/x-raw,format=YUY2,width=$w,height=$h" ! filesink location="$work/back.yuv" \
+		>"$dir/sink-reader.log" 2>&1 &
+	rpid=$!
+	set +e
+	wait "$wpid"
+	wst=$?
+	sleep 2
+	kill -INT "$rpid" 2>/dev/null
+	wait "$rpid"
+	st=$?
+	set -e
+	[ "$wst" -eq 0 ] || {
+		sed 's/^/  | /' "$dir/sink-writer.log" | grep -v ' DEBUG \| INFO ' | tail -n 20
+		die "fgrabsink failed writing to $dev (gst-launch exit $wst)"
+	}
+	if [ "$st" -ne 0 ] || ! grep -q 'Got EOS' "$dir/sink-reader.log"; then
+		sed 's/^/  | /' "$dir/sink-reader.log" | tail -n 20
+		die "fgrabsrc could not read back from $dev (gst-launch exit $st)"
+	fi
+	echo "  fgrabsink: $(grep -o '[0-9]* frames written' "$dir/sink-writer.log" | tail -n1)"
+	echo "  read-back caps: $(sed -n 's/^\/GstPipeline:pipeline0\/GstFgrabSrc:[^.]*\.GstPad:src: caps = //p' "$dir/sink-reader.log" | head -n1)"
+
+	split -b "$bytes" -d -a 4 "$work/back.yuv" "$work/back/"
+	i=0 prev=-1 first=-1
+	while read -r k _; do
+		[ -n "${ref[$k]:-}" ] || die "read-back frame $i is none of the frames sent"
+		k=${ref[$k]}
+		[ "$prev" -lt 0 ] || [ "$k" -eq $((prev + 1)) ] ||
+			die "read-back frame $i is sent frame $k right after sent frame $prev (not contiguous)"
+		[ "$first" -ge 0 ] || first=$k
+		prev=$k
+		i=$((i + 1))
+	done < <(cd "$work/back" && md5sum -- *)
+	[ "$i" -ge "$min" ] || die "fgrabsrc read back only $i frames (at least $min expected)"
+	[ "$prev" -eq $((n - 1)) ] || die "the last frame read back is sent frame $prev, not the last one ($((n - 1)))"
+	echo "  result: the $i frames read back are sent frames $first..$prev (the reader started"
+	echo "          after frame $first was sent): byte-identical, in order, none lost"
+
+	gst-launch-1.0 -q filesrc location="$work/back/0000" ! rawvideoparse format=yuy2 \
+		width=$w height=$h framerate=30/1 ! videoconvert ! pngenc \
+		! filesink location="$dir/readback.png" >"$dir/sink-png.log" 2>&1 ||
+		echo "  (could not write readback.png; see $dir/sink-png.log)"
+	rm -rf "$work"
 }
 
 # ------------------------------------------------------------------ host side
@@ -169,28 +262,57 @@ find_read_capture_node() {
 	return 1
 }
 
+# A v4l2loopback node of this machine (its driver name is "v4l2 loopback").
+find_loopback_node() {
+	local d
+	command -v v4l2-ctl >/dev/null || return 1
+	for d in /dev/video*; do
+		[ -c "$d" ] || continue
+		if v4l2-ctl -d "$d" --info 2>/dev/null | grep -q 'Driver name *: *v4l2 loopback'; then
+			echo "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+
 host_demo() { # DEVICE
+	local loop
 	say "capture from $1 on this machine"
 	rm -rf "$outdir"
-	GST_PLUGIN_PATH="$build/gst/fgrab${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}" capture_job "$1" "$outdir"
-	demo_sink_roundtrip
+	export GST_PLUGIN_PATH="$build/gst/fgrab${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+	capture_job "$1" "$outdir"
+	if loop=$(find_loopback_node); then
+		say "output through fgrabsink into v4l2loopback $loop on this machine, read back with fgrabsrc"
+		sink_job "$loop" "$outdir"
+	else
+		say "no v4l2loopback node here: the fgrabsink part runs in a VM (tests/kernel/vm.sh)"
+		vm_run sink-only
+	fi
+}
+
+# vm_run [sink-only]: the guest part of this script in the VM; its results are
+# added to the output directory.
+vm_run() {
+	local vmout=$build/demo-vm
+	"$top/tests/kernel/vm.sh" install
+	FGRAB_BUILD_DIR=$build "$top/tests/kernel/vm.sh" run --out "$vmout" --timeout 400 \
+		"$top/scripts/demo.sh" --in-guest "$@"
+	mkdir -p "$outdir"
+	cp -a "$vmout/demo/." "$outdir/"
 }
 
 vm_demo() {
-	say "no capture node with read() here: using vivid in a VM (tests/kernel/vm.sh)"
-	"$top/tests/kernel/vm.sh" install
-	local vmout=$build/demo-vm
-	FGRAB_BUILD_DIR=$build "$top/tests/kernel/vm.sh" run --out "$vmout" --timeout 400 \
-		"$top/scripts/demo.sh" --in-guest
+	say "no capture node with read() here: using vivid and v4l2loopback in a VM (tests/kernel/vm.sh)"
 	rm -rf "$outdir"
-	mkdir -p "$outdir"
-	cp -a "$vmout/demo/." "$outdir/"
+	vm_run
 }
 
 report() {
 	say "results"
 	local f
-	for f in "$outdir"/capture.avi "$outdir"/capture.mpg "$outdir"/snapshot.png; do
+	for f in "$outdir"/capture.avi "$outdir"/capture.mpg "$outdir"/snapshot.png \
+		"$outdir"/readback.png; do
 		[ -f "$f" ] || continue
 		printf '  %s (%s bytes)\n' "$f" "$(stat -c %s "$f")"
 	done
@@ -202,7 +324,8 @@ main() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--in-guest)
-			guest_main
+			shift
+			guest_main "$@"
 			return
 			;;
 		--vm) force_vm=1 ;;
