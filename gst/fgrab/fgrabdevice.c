@@ -44,6 +44,10 @@ GST_DEBUG_CATEGORY_STATIC (fgrab_device_debug);
 #define PROBE_MAX_DIMENSION 32768
 /* More formats than any driver has. */
 #define MAX_ENUM_FORMATS 1024
+/* Larger than any frame a read()/write() device moves (16384 x 8192 at
+ * 4 bytes a pixel); a driver claiming more is not believed, rather than
+ * making the elements allocate gigabytes. */
+#define MAX_FRAME_SIZE (512 * 1024 * 1024)
 
 G_DEFINE_QUARK (fgrab - device - error - quark, fgrab_device_error);
 
@@ -73,8 +77,27 @@ ensure_debug_category (void)
 gchar *
 fgrab_fourcc_to_string (guint32 fourcc)
 {
-  return g_strdup_printf ("%c%c%c%c", fourcc & 0xff, (fourcc >> 8) & 0xff,
-      (fourcc >> 16) & 0xff, (fourcc >> 24) & 0x7f);
+  gchar *str = g_strdup_printf ("%c%c%c%c", fourcc & 0xff,
+      (fourcc >> 8) & 0xff, (fourcc >> 16) & 0xff, (fourcc >> 24) & 0x7f);
+  gchar *c;
+
+  /* it goes into messages, which must be UTF-8: a driver's nonsense code
+   * shows as '?' */
+  for (c = str; *c; c++)
+    if (!g_ascii_isprint (*c))
+      *c = '?';
+  return str;
+}
+
+/* Makes a string from the driver valid UTF-8 in place, for properties
+ * and messages: bytes that are not become '?'. */
+static void
+make_valid_utf8 (gchar * str)
+{
+  const gchar *end;
+
+  while (!g_utf8_validate (str, -1, &end))
+    *(gchar *) end = '?';
 }
 
 /* GError messages carry the user's sentence on the first line and the
@@ -292,6 +315,8 @@ fgrab_device_open (FgrabDevice * device, GError ** error)
   /* Drivers do not always terminate the card name. */
   device->vcap.card[sizeof (device->vcap.card) - 1] = '\0';
   device->vcap.driver[sizeof (device->vcap.driver) - 1] = '\0';
+  make_valid_utf8 ((gchar *) device->vcap.card);
+  make_valid_utf8 ((gchar *) device->vcap.driver);
 
   if (device->vcap.capabilities & V4L2_CAP_DEVICE_CAPS)
     device->node_caps = device->vcap.device_caps;
@@ -597,6 +622,15 @@ try_size (FgrabDevice * device, guint32 fourcc, guint width, guint height,
   return fmt->fmt.pix.pixelformat == fourcc;
 }
 
+/* A V4L2 fraction (frame period, pixel aspect) that makes a GStreamer
+ * one: zero or more than G_MAXINT in either part is a driver's nonsense. */
+static gboolean
+fract_is_valid (const struct v4l2_fract *fract)
+{
+  return fract->numerator > 0 && fract->denominator > 0 &&
+      fract->numerator <= G_MAXINT && fract->denominator <= G_MAXINT;
+}
+
 /* The framerate field for one size: the intervals the node enumerates,
  * else (TIMEPERFRAME) any rate, else the one rate G_PARM reports. */
 static void
@@ -617,7 +651,7 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
       g_value_init (rates, GST_TYPE_LIST);
       g_value_init (&rate, GST_TYPE_FRACTION);
       do {
-        if (ival.discrete.numerator && ival.discrete.denominator) {
+        if (fract_is_valid (&ival.discrete)) {
           gst_value_set_fraction (&rate, ival.discrete.denominator,
               ival.discrete.numerator);
           gst_value_list_append_value (rates, &rate);
@@ -636,17 +670,18 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
           || gst_value_list_get_size (rates) > 0)
         return;
       g_value_unset (rates);
-    } else if (ival.stepwise.min.numerator && ival.stepwise.min.denominator
-        && ival.stepwise.max.numerator && ival.stepwise.max.denominator) {
-      /* The longest period is the lowest rate. */
+    } else if (fract_is_valid (&ival.stepwise.min)
+        && fract_is_valid (&ival.stepwise.max)
+        && gst_util_fraction_compare (ival.stepwise.max.denominator,
+            ival.stepwise.max.numerator, ival.stepwise.min.denominator,
+            ival.stepwise.min.numerator) < 0) {
+      /* The longest period is the lowest rate; a driver giving min above
+       * max gets the fallback below. */
       g_value_init (rates, GST_TYPE_FRACTION_RANGE);
       gst_value_set_fraction_range_full (rates,
           ival.stepwise.max.denominator, ival.stepwise.max.numerator,
           ival.stepwise.min.denominator, ival.stepwise.min.numerator);
-      if (gst_value_compare (gst_value_get_fraction_range_min (rates),
-              gst_value_get_fraction_range_max (rates)) == GST_VALUE_LESS_THAN)
-        return;
-      g_value_unset (rates);
+      return;
     }
   }
 
@@ -655,8 +690,7 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
     gst_value_set_fraction_range_full (rates, 0, 1, G_MAXINT, 1);
   } else {
     g_value_init (rates, GST_TYPE_FRACTION);
-    if (parm->parm.capture.timeperframe.numerator &&
-        parm->parm.capture.timeperframe.denominator)
+    if (fract_is_valid (&parm->parm.capture.timeperframe))
       gst_value_set_fraction (rates,
           parm->parm.capture.timeperframe.denominator,
           parm->parm.capture.timeperframe.numerator);
@@ -678,8 +712,9 @@ get_pixel_aspect (FgrabDevice * device, gint * par_n, gint * par_d)
     GST_DEBUG ("%s: CROPCAP: %s", device->path, g_strerror (errno));
     return;
   }
-  /* V4L2 gives the pixel aspect as y/x, GStreamer as x/y. */
-  if (cropcap.pixelaspect.numerator && cropcap.pixelaspect.denominator) {
+  /* V4L2 gives the pixel aspect as y/x, GStreamer as x/y; a part of 0
+   * or beyond G_MAXINT makes no fraction, and square pixels are kept. */
+  if (fract_is_valid (&cropcap.pixelaspect)) {
     *par_n = cropcap.pixelaspect.denominator;
     *par_d = cropcap.pixelaspect.numerator;
   }
@@ -714,6 +749,27 @@ append_size (FgrabDevice * device, GstCaps * caps, const FgrabFormat * format,
   }
 
   gst_caps_append_structure (caps, s);
+}
+
+/* The sizes min + k * step up to max as a GStreamer range, which needs
+ * both ends to be multiples of the step: a step that does not divide min
+ * (or is 0) is dropped, since S_FMT's answer is checked anyway.  FALSE,
+ * with @range untouched, when fewer than two sizes remain.  @min <= @max
+ * <= G_MAXINT. */
+static gboolean
+set_size_range (GValue * range, guint min, guint max, guint step)
+{
+  guint end;
+
+  if (step == 0 || min % step != 0)
+    step = 1;
+  end = max - (max - min) % step;
+  if (end <= min)
+    return FALSE;
+
+  g_value_init (range, GST_TYPE_INT_RANGE);
+  gst_value_set_int_range_step (range, min, end, step);
+  return TRUE;
 }
 
 static void
@@ -754,30 +810,25 @@ probe_sizes (FgrabDevice * device, GstCaps * caps, const FgrabFormat * format,
         size.stepwise.min_height <= size.stepwise.max_height &&
         size.stepwise.max_width <= G_MAXINT &&
         size.stepwise.max_height <= G_MAXINT) {
-      guint step_w = MAX (size.stepwise.step_width, 1);
-      guint step_h = MAX (size.stepwise.step_height, 1);
+      guint step_w = size.stepwise.step_width;
+      guint step_h = size.stepwise.step_height;
+      GValue rw = G_VALUE_INIT, rh = G_VALUE_INIT;
 
-      g_value_unset (&w);
-      g_value_unset (&h);
-      g_value_init (&w, GST_TYPE_INT_RANGE);
-      g_value_init (&h, GST_TYPE_INT_RANGE);
       if (size.type == V4L2_FRMSIZE_TYPE_CONTINUOUS)
         step_w = step_h = 1;
-      gst_value_set_int_range_step (&w, size.stepwise.min_width,
-          size.stepwise.max_width - (size.stepwise.max_width -
-              size.stepwise.min_width) % step_w, step_w);
-      gst_value_set_int_range_step (&h, size.stepwise.min_height,
-          size.stepwise.max_height - (size.stepwise.max_height -
-              size.stepwise.min_height) % step_h, step_h);
-      if (gst_value_get_int_range_min (&w) == gst_value_get_int_range_max (&w)
-          || gst_value_get_int_range_min (&h) ==
-          gst_value_get_int_range_max (&h)) {
-        GST_DEBUG ("%s: degenerate stepwise sizes", device->path);
-      } else {
-        append_size (device, caps, format, &w, &h, size.stepwise.max_width,
+      if (set_size_range (&rw, size.stepwise.min_width,
+              size.stepwise.max_width, step_w) &&
+          set_size_range (&rh, size.stepwise.min_height,
+              size.stepwise.max_height, step_h)) {
+        append_size (device, caps, format, &rw, &rh, size.stepwise.max_width,
             size.stepwise.max_height, parm, par_n, par_d);
+        g_value_unset (&rw);
+        g_value_unset (&rh);
         goto done;
       }
+      GST_DEBUG ("%s: degenerate stepwise sizes", device->path);
+      if (G_IS_VALUE (&rw))
+        g_value_unset (&rw);
     }
     g_value_unset (&w);
     g_value_unset (&h);
@@ -853,11 +904,19 @@ fgrab_device_probe_caps (FgrabDevice * device)
 
   memset (&desc, 0, sizeof (desc));
   desc.type = device->type;
+  device->n_enumerated = 0;
+  device->enum_errno = 0;
   /* the bound keeps a driver that never ends the enumeration from
    * hanging us */
-  for (desc.index = 0; desc.index < MAX_ENUM_FORMATS &&
-      xioctl (device, VIDIOC_ENUM_FMT, &desc) == 0; desc.index++) {
-    const FgrabFormat *format = fgrab_format_from_fourcc (desc.pixelformat);
+  for (desc.index = 0; desc.index < MAX_ENUM_FORMATS; desc.index++) {
+    const FgrabFormat *format;
+
+    if (xioctl (device, VIDIOC_ENUM_FMT, &desc) < 0) {
+      device->enum_errno = errno;
+      break;
+    }
+    device->n_enumerated++;
+    format = fgrab_format_from_fourcc (desc.pixelformat);
 
     desc.description[sizeof (desc.description) - 1] = '\0';
     GST_DEBUG ("%s: format %u: %" GST_FOURCC_FORMAT " '%s'%s", device->path,
@@ -877,6 +936,29 @@ fgrab_device_probe_caps (FgrabDevice * device)
   GST_DEBUG ("%s: probed caps %" GST_PTR_FORMAT, device->path, caps);
   device->caps = gst_caps_ref (caps);
   return caps;
+}
+
+void
+fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error)
+{
+  const gchar *dir = device->output ? "output" : "capture";
+  gchar *debug = g_strdup_printf ("VIDIOC_ENUM_FMT listed %u formats, then "
+      "%s", device->n_enumerated, device->enum_errno ?
+      g_strerror (device->enum_errno) : "hit the enumeration bound");
+
+  if (device->enum_errno == ENODEV || device->enum_errno == ENXIO)
+    set_error (error, FGRAB_DEVICE_ERROR_DISCONNECTED, debug,
+        "Device '%s' was disconnected.", device->path);
+  else if (device->n_enumerated == 0)
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+        "Device '%s' offers no %s format at the moment. A virtual device "
+        "such as v4l2loopback has none until a writer has set one: start "
+        "the writer first.", device->path, dir);
+  else
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+        "Device '%s' offers no %s format that GStreamer can represent.",
+        device->path, dir);
+  g_free (debug);
 }
 
 GstCaps *
@@ -899,8 +981,7 @@ fgrab_device_get_current_caps (FgrabDevice * device)
     gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
         "height", G_TYPE_INT, (gint) pix->height, NULL);
     get_parm_or_zero (device, &parm);
-    if (parm.parm.capture.timeperframe.numerator &&
-        parm.parm.capture.timeperframe.denominator)
+    if (fract_is_valid (&parm.parm.capture.timeperframe))
       gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
           parm.parm.capture.timeperframe.denominator,
           parm.parm.capture.timeperframe.numerator, NULL);
@@ -1057,6 +1138,11 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
   if (format == NULL)
     return FALSE;
 
+  if (pix->sizeimage > MAX_FRAME_SIZE || pix->bytesperline > MAX_FRAME_SIZE) {
+    GST_WARNING ("%s: sizeimage %u or bytesperline %u is beyond any frame",
+        device->path, pix->sizeimage, pix->bytesperline);
+    return FALSE;
+  }
   layout->sizeimage = pix->sizeimage;
   if (format->kind != FGRAB_FORMAT_KIND_RAW) {
     layout->payload = pix->sizeimage;
@@ -1106,6 +1192,11 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
     plane_height = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c, pix->height);
     layout->offset[p] = offset;
     offset += (gsize) layout->stride[p] * plane_height;
+  }
+  if (offset > MAX_FRAME_SIZE) {
+    GST_WARNING ("%s: a frame of %ux%u takes %" G_GSIZE_FORMAT " bytes, "
+        "beyond any frame", device->path, pix->width, pix->height, offset);
+    return FALSE;
   }
   layout->payload = offset;
   if (layout->sizeimage < layout->payload)
@@ -1201,6 +1292,354 @@ fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
   if (xioctl (device, VIDIOC_G_PARM, &parm) == 0)
     params_from_parm (device, &parm, "G_PARM after S_PARM", params);
   return TRUE;
+}
+
+/* The standards by the names V4L2 gives them, as v4l2src's norm property
+ * has them, so users find the names they know.  Groups come before their
+ * members: a mask is described by its largest groups first. */
+static const GEnumValue norm_values[] = {
+  {0, "none", "none"},
+  {V4L2_STD_NTSC, "NTSC", "NTSC"},
+  {V4L2_STD_NTSC_M, "NTSC-M", "NTSC-M"},
+  {V4L2_STD_NTSC_M_JP, "NTSC-M-JP", "NTSC-M-JP"},
+  {V4L2_STD_NTSC_M_KR, "NTSC-M-KR", "NTSC-M-KR"},
+  {V4L2_STD_NTSC_443, "NTSC-443", "NTSC-443"},
+  {V4L2_STD_PAL, "PAL", "PAL"},
+  {V4L2_STD_PAL_BG, "PAL-BG", "PAL-BG"},
+  {V4L2_STD_PAL_B, "PAL-B", "PAL-B"},
+  {V4L2_STD_PAL_B1, "PAL-B1", "PAL-B1"},
+  {V4L2_STD_PAL_G, "PAL-G", "PAL-G"},
+  {V4L2_STD_PAL_H, "PAL-H", "PAL-H"},
+  {V4L2_STD_PAL_I, "PAL-I", "PAL-I"},
+  {V4L2_STD_PAL_DK, "PAL-DK", "PAL-DK"},
+  {V4L2_STD_PAL_D, "PAL-D", "PAL-D"},
+  {V4L2_STD_PAL_D1, "PAL-D1", "PAL-D1"},
+  {V4L2_STD_PAL_K, "PAL-K", "PAL-K"},
+  {V4L2_STD_PAL_M, "PAL-M", "PAL-M"},
+  {V4L2_STD_PAL_N, "PAL-N", "PAL-N"},
+  {V4L2_STD_PAL_Nc, "PAL-Nc", "PAL-Nc"},
+  {V4L2_STD_PAL_60, "PAL-60", "PAL-60"},
+  {V4L2_STD_SECAM, "SECAM", "SECAM"},
+  {V4L2_STD_SECAM_B, "SECAM-B", "SECAM-B"},
+  {V4L2_STD_SECAM_G, "SECAM-G", "SECAM-G"},
+  {V4L2_STD_SECAM_H, "SECAM-H", "SECAM-H"},
+  {V4L2_STD_SECAM_DK, "SECAM-DK", "SECAM-DK"},
+  {V4L2_STD_SECAM_D, "SECAM-D", "SECAM-D"},
+  {V4L2_STD_SECAM_K, "SECAM-K", "SECAM-K"},
+  {V4L2_STD_SECAM_K1, "SECAM-K1", "SECAM-K1"},
+  {V4L2_STD_SECAM_L, "SECAM-L", "SECAM-L"},
+  {V4L2_STD_SECAM_LC, "SECAM-Lc", "SECAM-Lc"},
+  {0, NULL, NULL},
+};
+
+/* More inputs or outputs than any driver has. */
+#define MAX_ENUM_ROUTES 256
+
+GType
+gst_fgrab_norm_get_type (void)
+{
+  static GType type = 0;
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = g_enum_register_static ("GstFgrabNorm", norm_values);
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
+/* "PAL" for a mask that is exactly one of the names, else the names of
+ * the groups it is made of ("NTSC, PAL, SECAM"); bits with no name
+ * (custom standards) in hex. */
+static gchar *
+describe_standards (v4l2_std_id std)
+{
+  GString *s = g_string_new (NULL);
+  v4l2_std_id left = std;
+  guint i;
+
+  for (i = 1; norm_values[i].value_nick != NULL && left != 0; i++) {
+    v4l2_std_id id = (guint32) norm_values[i].value;
+
+    if ((left & id) == id) {
+      if (s->len)
+        g_string_append (s, ", ");
+      g_string_append (s, norm_values[i].value_nick);
+      left &= ~id;
+    }
+  }
+  if (left != 0)
+    g_string_append_printf (s, "%s0x%" G_GINT64_MODIFIER "x",
+        s->len ? ", " : "", (guint64) left);
+  if (s->len == 0)
+    g_string_append (s, "none");
+  return g_string_free (s, FALSE);
+}
+
+/* One input of a capture node or output of an output node. */
+typedef struct
+{
+  guint32 index;
+  gchar name[33];
+  v4l2_std_id std;
+  gboolean has_std;
+} FgrabRoute;
+
+static gboolean
+enum_route (FgrabDevice * device, guint32 index, FgrabRoute * route)
+{
+  memset (route, 0, sizeof (*route));
+  route->index = index;
+  if (device->output) {
+    struct v4l2_output out;
+
+    memset (&out, 0, sizeof (out));
+    out.index = index;
+    if (xioctl (device, VIDIOC_ENUMOUTPUT, &out) < 0)
+      return FALSE;
+    memcpy (route->name, out.name, sizeof (out.name));
+    route->std = out.std;
+    /* drivers older than the capability flag only fill in std */
+    route->has_std = (out.capabilities & V4L2_OUT_CAP_STD) || out.std != 0;
+  } else {
+    struct v4l2_input in;
+
+    memset (&in, 0, sizeof (in));
+    in.index = index;
+    if (xioctl (device, VIDIOC_ENUMINPUT, &in) < 0)
+      return FALSE;
+    memcpy (route->name, in.name, sizeof (in.name));
+    route->std = in.std;
+    route->has_std = (in.capabilities & V4L2_IN_CAP_STD) || in.std != 0;
+  }
+  GST_DEBUG ("%s: %s %u '%s' std 0x%" G_GINT64_MODIFIER "x%s", device->path,
+      device->output ? "output" : "input", index, route->name,
+      (guint64) route->std, route->has_std ? "" : " (no standards)");
+  return TRUE;
+}
+
+/* "0 'Camera', 1 'Television'": the routes, or only those with
+ * standards; empty when there are none. */
+static gchar *
+describe_routes (FgrabDevice * device, gboolean with_std_only)
+{
+  GString *s = g_string_new (NULL);
+  FgrabRoute route;
+  guint32 i;
+
+  for (i = 0; i < MAX_ENUM_ROUTES && enum_route (device, i, &route); i++) {
+    if (with_std_only && !route.has_std)
+      continue;
+    g_string_append_printf (s, "%s%u '%s'", s->len ? ", " : "", i, route.name);
+  }
+  return g_string_free (s, FALSE);
+}
+
+/* After a new input or standard the driver may have another format, other
+ * sizes and another nominal rate: forget what was probed. */
+static void
+reload_format (FgrabDevice * device)
+{
+  g_array_set_size (device->fourccs, 0);
+  gst_clear_caps (&device->caps);
+  memset (&device->format, 0, sizeof (device->format));
+  device->format.type = device->type;
+  if (xioctl (device, VIDIOC_G_FMT, &device->format) < 0) {
+    GST_DEBUG ("%s: G_FMT failed: %s", device->path, g_strerror (errno));
+    memset (&device->format, 0, sizeof (device->format));
+    device->format.type = device->type;
+  }
+  device->fgrab_format =
+      fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
+}
+
+gint
+fgrab_device_get_input (FgrabDevice * device)
+{
+  gint index = -1;
+
+  if (xioctl (device, device->output ? VIDIOC_G_OUTPUT : VIDIOC_G_INPUT,
+          &index) < 0) {
+    GST_DEBUG ("%s: G_%s: %s", device->path, device->output ? "OUTPUT" :
+        "INPUT", g_strerror (errno));
+    return -1;
+  }
+  return index;
+}
+
+gboolean
+fgrab_device_select_input (FgrabDevice * device, guint index, GError ** error)
+{
+  const gchar *what = device->output ? "output" : "input";
+  FgrabRoute route;
+  gchar *debug, *valid;
+  gint arg = index, now;
+
+  if (!enum_route (device, index, &route)) {
+    debug = g_strdup_printf ("VIDIOC_ENUM%s index %u: %s",
+        device->output ? "OUTPUT" : "INPUT", index, g_strerror (errno));
+    valid = describe_routes (device, FALSE);
+    if (*valid)
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+          "Device '%s' has no %s %u. Its %ss are: %s.", device->path, what,
+          index, what, valid);
+    else
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+          "Device '%s' lists no %ss, so %s %u cannot be selected. Leave "
+          "the '%s' property at -1.", device->path, what, what, index, what);
+    g_free (valid);
+    g_free (debug);
+    return FALSE;
+  }
+
+  GST_DEBUG ("%s: S_%s %u", device->path, device->output ? "OUTPUT" :
+      "INPUT", index);
+  if (xioctl (device, device->output ? VIDIOC_S_OUTPUT : VIDIOC_S_INPUT,
+          &arg) < 0) {
+    gint err = errno;
+
+    debug = g_strdup_printf ("VIDIOC_S_%s %u: %s", device->output ?
+        "OUTPUT" : "INPUT", index, g_strerror (err));
+    if (err == EBUSY)
+      set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+          "Device '%s' is busy: another application is streaming, so its "
+          "%s cannot be changed. Close that application.", device->path, what);
+    else
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+          "Device '%s' refused to select %s %u ('%s').", device->path, what,
+          index, route.name);
+    g_free (debug);
+    return FALSE;
+  }
+
+  now = fgrab_device_get_input (device);
+  if (now >= 0 && (guint) now != index) {
+    set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+        "Device '%s' stayed on %s %d after selecting %s %u ('%s').",
+        device->path, what, now, what, index, route.name);
+    return FALSE;
+  }
+
+  reload_format (device);
+  return TRUE;
+}
+
+gint
+fgrab_device_get_norm (FgrabDevice * device)
+{
+  v4l2_std_id std = 0;
+  gint best = 0, best_bits = G_MAXINT;
+  guint i;
+
+  if (xioctl (device, VIDIOC_G_STD, &std) < 0) {
+    GST_DEBUG ("%s: G_STD: %s", device->path, g_strerror (errno));
+    return 0;
+  }
+  GST_DEBUG ("%s: G_STD 0x%" G_GINT64_MODIFIER "x", device->path,
+      (guint64) std);
+  if (std == 0)
+    return 0;
+
+  for (i = 1; norm_values[i].value_nick != NULL; i++) {
+    v4l2_std_id id = (guint32) norm_values[i].value;
+    gint bits = 0;
+    v4l2_std_id b;
+
+    for (b = id; b != 0; b &= b - 1)
+      bits++;
+
+    if ((id & std) == std && bits < best_bits) {
+      best = norm_values[i].value;
+      best_bits = bits;
+    }
+  }
+  return best;
+}
+
+gboolean
+fgrab_device_select_standard (FgrabDevice * device, gint norm, GError ** error)
+{
+  const gchar *what = device->output ? "output" : "input";
+  v4l2_std_id std = (guint32) norm, now = 0;
+  gchar *name = describe_standards (std), *debug = NULL;
+  FgrabRoute route;
+  gint cur = fgrab_device_get_input (device);
+  gboolean have_route = cur >= 0 && enum_route (device, cur, &route);
+
+  if (have_route && !route.has_std) {
+    gchar *others = describe_routes (device, TRUE);
+
+    if (*others)
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+          "%c%s %d ('%s') of device '%s' has no analog video standards, so "
+          "the standard %s cannot be set. The %ss with standards are: %s; "
+          "select one with the '%s' property, or leave 'norm' unset.",
+          g_ascii_toupper (what[0]), what + 1, cur, route.name, device->path,
+          name, what, others, what);
+    else
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+          "%c%s %d ('%s') of device '%s' has no analog video standards, so "
+          "the standard %s cannot be set. Leave 'norm' unset.",
+          g_ascii_toupper (what[0]), what + 1, cur, route.name, device->path,
+          name);
+    g_free (others);
+    goto fail;
+  }
+  if (have_route && route.std != 0 && (route.std & std) == 0) {
+    gchar *supported = describe_standards (route.std);
+
+    set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+        "%c%s %d ('%s') of device '%s' does not support the video standard "
+        "%s. It supports: %s.", g_ascii_toupper (what[0]), what + 1, cur,
+        route.name, device->path, name, supported);
+    g_free (supported);
+    goto fail;
+  }
+
+  GST_DEBUG ("%s: S_STD 0x%" G_GINT64_MODIFIER "x (%s)", device->path,
+      (guint64) std, name);
+  if (xioctl (device, VIDIOC_S_STD, &std) < 0) {
+    gint err = errno;
+
+    debug = g_strdup_printf ("VIDIOC_S_STD 0x%" G_GINT64_MODIFIER "x: %s",
+        (guint64) std, g_strerror (err));
+    if (err == EBUSY)
+      set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+          "Device '%s' is busy: another application is streaming, so its "
+          "video standard cannot be changed. Close that application.",
+          device->path);
+    else if (err == ENODATA || err == ENOTTY)
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+          "The current %s of device '%s' has no analog video standards, so "
+          "the standard %s cannot be set. Leave 'norm' unset.", what,
+          device->path, name);
+    else
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+          "Device '%s' refused the video standard %s.", device->path, name);
+    goto fail;
+  }
+
+  if (xioctl (device, VIDIOC_G_STD, &now) == 0) {
+    GST_DEBUG ("%s: G_STD after S_STD: 0x%" G_GINT64_MODIFIER "x",
+        device->path, (guint64) now);
+    if ((now & (guint32) norm) == 0) {
+      gchar *got = describe_standards (now);
+
+      set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+          "Device '%s' kept the video standard %s when %s was set.",
+          device->path, got, name);
+      g_free (got);
+      goto fail;
+    }
+  }
+
+  g_free (name);
+  reload_format (device);
+  return TRUE;
+
+fail:
+  g_free (debug);
+  g_free (name);
+  return FALSE;
 }
 
 void

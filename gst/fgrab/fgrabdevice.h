@@ -103,6 +103,10 @@ struct _FgrabDevice
 
   /* fourccs the node enumerates, in its order */
   GArray *fourccs;
+  /* how the last enumeration went: formats listed (with those GStreamer
+   * cannot represent) and the errno that ended it */
+  guint n_enumerated;
+  gint enum_errno;
   /* probed caps, NULL until fgrab_device_probe_caps */
   GstCaps *caps;
 
@@ -122,6 +126,10 @@ const gchar *fgrab_device_get_card (FgrabDevice * device);
 /* Caps of every format, size and frame interval the node offers, in the
  * node's order.  Cached until close. */
 GstCaps *fgrab_device_probe_caps (FgrabDevice * device);
+/* Why fgrab_device_probe_caps came back empty, as an error for the user:
+ * the node was disconnected, it lists no format (yet), or none that
+ * GStreamer can represent. */
+void fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error);
 
 /* Caps with the node's current format, size and rate: the preference used
  * for fixation.  NULL when the current format has no caps. */
@@ -143,6 +151,33 @@ gboolean fgrab_device_get_params (FgrabDevice * device,
  * ENOTTY/EINVAL are reported as such, not guessed around). */
 gboolean fgrab_device_set_params (FgrabDevice * device,
     FgrabStreamParams * params, GError ** error);
+
+/* Analog video standards (VIDIOC_S_STD) as an enum of the elements' norm
+ * property: the values are the V4L2_STD_* ids, named as v4l2src names
+ * them; 0 ("none") leaves the driver's standard. */
+#define GST_TYPE_FGRAB_NORM (gst_fgrab_norm_get_type ())
+GType gst_fgrab_norm_get_type (void);
+
+/* VIDIOC_S_INPUT on a capture node, VIDIOC_S_OUTPUT on an output node,
+ * after checking @index against ENUMINPUT / ENUMOUTPUT; read back with
+ * G_INPUT / G_OUTPUT.  Fails with FGRAB_DEVICE_ERROR_SETTINGS naming the
+ * inputs (outputs) the node has.  The format and caps are read anew. */
+gboolean fgrab_device_select_input (FgrabDevice * device, guint index,
+    GError ** error);
+/* VIDIOC_S_STD with @norm (a GST_TYPE_FGRAB_NORM value) on the current
+ * input or output, after checking that it supports the standard
+ * (ENUMINPUT's std mask); read back with G_STD.  Fails with
+ * FGRAB_DEVICE_ERROR_SETTINGS saying which standards it supports.  The
+ * format and caps are read anew: the standard decides the size and the
+ * nominal frame rate. */
+gboolean fgrab_device_select_standard (FgrabDevice * device, gint norm,
+    GError ** error);
+/* The current input (output) index, -1 when the driver does not say. */
+gint fgrab_device_get_input (FgrabDevice * device);
+/* The current standard as a GST_TYPE_FGRAB_NORM value: the value equal
+ * to G_STD's answer, else the smallest that contains it; 0 when the
+ * driver has no standard. */
+gint fgrab_device_get_norm (FgrabDevice * device);
 
 /* Interruptible I/O on the node, waiting in the device's GstPoll. */
 void fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing);

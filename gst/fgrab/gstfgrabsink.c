@@ -49,6 +49,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
+#include "fgraburi.h"
 #include "gstfgrabsink.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_fgrab_sink_debug);
@@ -58,6 +59,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_sink_debug);
 #define DEFAULT_WRITEBUFFERS 0
 #define DEFAULT_OUTPUTMODE 0
 #define DEFAULT_EXTENDEDMODE 0
+/* keep the driver's output and standard */
+#define DEFAULT_OUTPUT -1
+#define DEFAULT_NORM 0
 
 #define MIN_POOL_BUFFERS 2
 
@@ -69,6 +73,8 @@ enum
   PROP_WRITEBUFFERS,
   PROP_OUTPUTMODE,
   PROP_EXTENDEDMODE,
+  PROP_OUTPUT,
+  PROP_NORM,
 };
 
 struct _GstFgrabSink
@@ -80,6 +86,14 @@ struct _GstFgrabSink
   guint writebuffers;
   guint outputmode;
   guint extendedmode;
+  gint output;
+  gint norm;
+  /* output or norm changed while open: applied at the next start */
+  gboolean selection_pending;
+  /* The driver's output and standard, read back while open (-1 and 0
+   * when it does not say). */
+  gint actual_output;
+  gint actual_norm;
   /* What the driver kept, valid once configured. */
   gboolean configured;
   guint actual_writebuffers;
@@ -113,8 +127,13 @@ struct _GstFgrabSink
   guint64 frames;
 };
 
+static void gst_fgrab_sink_uri_handler_init (gpointer g_iface,
+    gpointer iface_data);
+
 #define gst_fgrab_sink_parent_class parent_class
-G_DEFINE_TYPE (GstFgrabSink, gst_fgrab_sink, GST_TYPE_VIDEO_SINK);
+G_DEFINE_TYPE_WITH_CODE (GstFgrabSink, gst_fgrab_sink, GST_TYPE_VIDEO_SINK,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
+        gst_fgrab_sink_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE (fgrabsink, "fgrabsink", GST_RANK_NONE,
     GST_TYPE_FGRAB_SINK);
 
@@ -235,8 +254,42 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstFgrabSink:output:
+   *
+   * The output to write to, numbered as VIDIOC_ENUMOUTPUT lists them
+   * (v4l2-ctl --list-outputs).  -1 leaves the driver's current output.  It
+   * is selected when the device opens (NULL to READY), before the caps
+   * are probed, since the output decides the formats and sizes.  While
+   * the device is open the property reads back the driver's output.
+   */
+  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+      g_param_spec_int ("output", "Output",
+          "Output to write to, as VIDIOC_ENUMOUTPUT numbers them (-1 = "
+          "keep the driver's; reads back the driver's output while open)",
+          -1, G_MAXINT, DEFAULT_OUTPUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstFgrabSink:norm:
+   *
+   * The analog video standard of the output (VIDIOC_S_STD), set after the
+   * output when the device opens.  It decides the frame size (PAL and
+   * SECAM 720x576, NTSC 720x480 on most cards).  none leaves the driver's
+   * standard.  While the device is open the property reads back the
+   * driver's standard.
+   */
+  g_object_class_install_property (gobject_class, PROP_NORM,
+      g_param_spec_enum ("norm", "Norm",
+          "Analog video standard of the output (none = keep the driver's; "
+          "reads back the driver's standard while open)",
+          GST_TYPE_FGRAB_NORM, DEFAULT_NORM,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) write() sink", "Sink/Video",
+      "Video (fgrab) write() sink", "Sink/Video/Hardware",
       "Writes video to a V4L2 device with write() under poll()",
       "The fgrab authors");
 
@@ -262,6 +315,7 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
 
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_OUTPUT_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
       "V4L2 write() sink");
@@ -274,6 +328,9 @@ gst_fgrab_sink_init (GstFgrabSink * self)
   self->writebuffers = DEFAULT_WRITEBUFFERS;
   self->outputmode = DEFAULT_OUTPUTMODE;
   self->extendedmode = DEFAULT_EXTENDEDMODE;
+  self->output = DEFAULT_OUTPUT;
+  self->norm = DEFAULT_NORM;
+  self->actual_output = -1;
   g_mutex_init (&self->dev_lock);
   gst_video_info_init (&self->info);
 }
@@ -322,6 +379,14 @@ gst_fgrab_sink_set_property (GObject * object, guint prop_id,
       self->extendedmode = g_value_get_uint (value);
       self->configured = FALSE;
       break;
+    case PROP_OUTPUT:
+      self->output = g_value_get_int (value);
+      self->selection_pending = self->device != NULL;
+      break;
+    case PROP_NORM:
+      self->norm = g_value_get_enum (value);
+      self->selection_pending = self->device != NULL;
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -359,11 +424,53 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
       g_value_set_uint (value, self->configured ? self->actual_extendedmode :
           self->extendedmode);
       break;
+    case PROP_OUTPUT:
+      g_value_set_int (value, self->device && self->actual_output >= 0 ?
+          self->actual_output : self->output);
+      break;
+    case PROP_NORM:
+      g_value_set_enum (value, self->device && self->actual_norm != 0 ?
+          self->actual_norm : self->norm);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
+}
+
+/* The output first, then the standard, which depends on it.  Both change
+ * the formats and sizes, so this runs before the caps are probed.  Unset
+ * ones leave the driver alone. */
+static gboolean
+gst_fgrab_sink_select (GstFgrabSink * self, FgrabDevice * device)
+{
+  GError *error = NULL;
+  gint output, norm, actual_output, actual_norm;
+
+  GST_OBJECT_LOCK (self);
+  output = self->output;
+  norm = self->norm;
+  self->selection_pending = FALSE;
+  GST_OBJECT_UNLOCK (self);
+
+  if ((output >= 0 && !fgrab_device_select_input (device, output, &error)) ||
+      (norm != 0 && !fgrab_device_select_standard (device, norm, &error))) {
+    fgrab_device_post_error (GST_ELEMENT (self), error);
+    g_error_free (error);
+    return FALSE;
+  }
+
+  actual_output = fgrab_device_get_input (device);
+  actual_norm = fgrab_device_get_norm (device);
+  GST_INFO_OBJECT (self, "output %d, standard 0x%x", actual_output,
+      actual_norm);
+
+  GST_OBJECT_LOCK (self);
+  self->actual_output = actual_output;
+  self->actual_norm = actual_norm;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
 }
 
 static gboolean
@@ -397,6 +504,11 @@ gst_fgrab_sink_open (GstFgrabSink * self)
 
   GST_INFO_OBJECT (self, "opened %s ('%s')", device->path,
       fgrab_device_get_card (device));
+
+  if (!gst_fgrab_sink_select (self, device)) {
+    fgrab_device_free (device);
+    return FALSE;
+  }
 
   self->io_started = FALSE;
   self->params_warned = FALSE;
@@ -807,10 +919,18 @@ static gboolean
 gst_fgrab_sink_start (GstBaseSink * bsink)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+  gboolean pending;
 
   self->frames = 0;
   self->partial = FALSE;
-  return self->device != NULL;
+  if (self->device == NULL)
+    return FALSE;
+
+  /* output or norm set in READY */
+  GST_OBJECT_LOCK (self);
+  pending = self->selection_pending;
+  GST_OBJECT_UNLOCK (self);
+  return !pending || gst_fgrab_sink_select (self, self->device);
 }
 
 static gboolean
@@ -1098,4 +1218,47 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
     ret = GST_FLOW_OK;
   }
   return ret;
+}
+
+/* GstURIHandler: fgrab:///dev/videoN names the device, so that playbin,
+ * uridecodebin and applications that take URIs can use the element. */
+static GstURIType
+gst_fgrab_sink_uri_get_type (GType type)
+{
+  return GST_URI_SINK;
+}
+
+static const gchar *const *
+gst_fgrab_sink_uri_get_protocols (GType type)
+{
+  return fgrab_uri_get_protocols ();
+}
+
+static gchar *
+gst_fgrab_sink_uri_get_uri (GstURIHandler * handler)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (handler);
+
+  return fgrab_uri_handler_get_uri (GST_ELEMENT (self), &self->device_path);
+}
+
+static gboolean
+gst_fgrab_sink_uri_set_uri (GstURIHandler * handler, const gchar * uri,
+    GError ** error)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (handler);
+
+  return fgrab_uri_handler_set_uri (GST_ELEMENT (self), &self->device_path,
+      (gpointer const *) &self->device, uri, error);
+}
+
+static void
+gst_fgrab_sink_uri_handler_init (gpointer g_iface, gpointer iface_data)
+{
+  GstURIHandlerInterface *iface = (GstURIHandlerInterface *) g_iface;
+
+  iface->get_type = gst_fgrab_sink_uri_get_type;
+  iface->get_protocols = gst_fgrab_sink_uri_get_protocols;
+  iface->get_uri = gst_fgrab_sink_uri_get_uri;
+  iface->set_uri = gst_fgrab_sink_uri_set_uri;
 }

@@ -49,6 +49,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
+#include "fgraburi.h"
 #include "gstfgrabsrc.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
@@ -58,6 +59,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 #define DEFAULT_READBUFFERS 0
 #define DEFAULT_CAPTUREMODE 0
 #define DEFAULT_EXTENDEDMODE 0
+/* keep the driver's input and standard */
+#define DEFAULT_INPUT -1
+#define DEFAULT_NORM 0
 
 /* How many EIO in a row are taken as a hardware hiccup before the source
  * gives up. */
@@ -79,6 +83,8 @@ enum
   PROP_READBUFFERS,
   PROP_CAPTUREMODE,
   PROP_EXTENDEDMODE,
+  PROP_INPUT,
+  PROP_NORM,
 };
 
 struct _GstFgrabSrc
@@ -90,6 +96,14 @@ struct _GstFgrabSrc
   guint readbuffers;
   guint capturemode;
   guint extendedmode;
+  gint input;
+  gint norm;
+  /* input or norm changed while open: applied at the next start */
+  gboolean selection_pending;
+  /* The driver's input and standard, read back while open (-1 and 0
+   * when it does not say). */
+  gint actual_input;
+  gint actual_norm;
   /* What the driver kept, valid once configured. */
   gboolean configured;
   guint actual_readbuffers;
@@ -120,8 +134,13 @@ struct _GstFgrabSrc
   guint eio_count;
 };
 
+static void gst_fgrab_src_uri_handler_init (gpointer g_iface,
+    gpointer iface_data);
+
 #define gst_fgrab_src_parent_class parent_class
-G_DEFINE_TYPE (GstFgrabSrc, gst_fgrab_src, GST_TYPE_PUSH_SRC);
+G_DEFINE_TYPE_WITH_CODE (GstFgrabSrc, gst_fgrab_src, GST_TYPE_PUSH_SRC,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
+        gst_fgrab_src_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE (fgrabsrc, "fgrabsrc", GST_RANK_NONE,
     GST_TYPE_FGRAB_SRC);
 
@@ -241,8 +260,42 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstFgrabSrc:input:
+   *
+   * The input to capture from, numbered as VIDIOC_ENUMINPUT lists them
+   * (v4l2-ctl --list-inputs).  -1 leaves the driver's current input.  It
+   * is selected when the device opens (NULL to READY), before the caps
+   * are probed, since the input decides the formats, sizes and rates.
+   * While the device is open the property reads back the driver's input.
+   */
+  g_object_class_install_property (gobject_class, PROP_INPUT,
+      g_param_spec_int ("input", "Input",
+          "Input to capture from, as VIDIOC_ENUMINPUT numbers them (-1 = "
+          "keep the driver's; reads back the driver's input while open)",
+          -1, G_MAXINT, DEFAULT_INPUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstFgrabSrc:norm:
+   *
+   * The analog video standard of the input (VIDIOC_S_STD), set after the
+   * input when the device opens.  It decides the frame size and the
+   * nominal frame rate (PAL and SECAM 720x576 at 25/1, NTSC 720x480 at
+   * 30000/1001 on most cards).  none leaves the driver's standard.  While
+   * the device is open the property reads back the driver's standard.
+   */
+  g_object_class_install_property (gobject_class, PROP_NORM,
+      g_param_spec_enum ("norm", "Norm",
+          "Analog video standard of the input (none = keep the driver's; "
+          "reads back the driver's standard while open)",
+          GST_TYPE_FGRAB_NORM, DEFAULT_NORM,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) read() source", "Source/Video",
+      "Video (fgrab) read() source", "Source/Video/Hardware",
       "Captures video from a V4L2 device with read() under poll()",
       "The fgrab authors");
 
@@ -267,6 +320,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   pushsrc_class->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
 
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_CAPTURE_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
       "V4L2 read() source");
@@ -279,6 +333,9 @@ gst_fgrab_src_init (GstFgrabSrc * self)
   self->readbuffers = DEFAULT_READBUFFERS;
   self->capturemode = DEFAULT_CAPTUREMODE;
   self->extendedmode = DEFAULT_EXTENDEDMODE;
+  self->input = DEFAULT_INPUT;
+  self->norm = DEFAULT_NORM;
+  self->actual_input = -1;
   gst_video_info_init (&self->info);
 
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
@@ -327,6 +384,14 @@ gst_fgrab_src_set_property (GObject * object, guint prop_id,
       self->extendedmode = g_value_get_uint (value);
       self->configured = FALSE;
       break;
+    case PROP_INPUT:
+      self->input = g_value_get_int (value);
+      self->selection_pending = self->device != NULL;
+      break;
+    case PROP_NORM:
+      self->norm = g_value_get_enum (value);
+      self->selection_pending = self->device != NULL;
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -361,11 +426,52 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id,
       g_value_set_uint (value, self->configured ? self->actual_extendedmode :
           self->extendedmode);
       break;
+    case PROP_INPUT:
+      g_value_set_int (value, self->device && self->actual_input >= 0 ?
+          self->actual_input : self->input);
+      break;
+    case PROP_NORM:
+      g_value_set_enum (value, self->device && self->actual_norm != 0 ?
+          self->actual_norm : self->norm);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
+}
+
+/* The input first, then the standard, which depends on it.  Both change
+ * the formats, sizes and nominal rate, so this runs before the caps are
+ * probed.  Unset ones leave the driver alone. */
+static gboolean
+gst_fgrab_src_select (GstFgrabSrc * self, FgrabDevice * device)
+{
+  GError *error = NULL;
+  gint input, norm, actual_input, actual_norm;
+
+  GST_OBJECT_LOCK (self);
+  input = self->input;
+  norm = self->norm;
+  self->selection_pending = FALSE;
+  GST_OBJECT_UNLOCK (self);
+
+  if ((input >= 0 && !fgrab_device_select_input (device, input, &error)) ||
+      (norm != 0 && !fgrab_device_select_standard (device, norm, &error))) {
+    fgrab_device_post_error (GST_ELEMENT (self), error);
+    g_error_free (error);
+    return FALSE;
+  }
+
+  actual_input = fgrab_device_get_input (device);
+  actual_norm = fgrab_device_get_norm (device);
+  GST_INFO_OBJECT (self, "input %d, standard 0x%x", actual_input, actual_norm);
+
+  GST_OBJECT_LOCK (self);
+  self->actual_input = actual_input;
+  self->actual_norm = actual_norm;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
 }
 
 static gboolean
@@ -399,6 +505,11 @@ gst_fgrab_src_open (GstFgrabSrc * self)
 
   GST_INFO_OBJECT (self, "opened %s ('%s')", device->path,
       fgrab_device_get_card (device));
+
+  if (!gst_fgrab_src_select (self, device)) {
+    fgrab_device_free (device);
+    return FALSE;
+  }
 
   GST_OBJECT_LOCK (self);
   self->device = device;
@@ -671,6 +782,10 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
         self->fps_n);
   else
     self->period = GST_CLOCK_TIME_NONE;
+  /* a driver's rate above a frame a nanosecond leaves no usable period
+   * (and would divide by zero in the gap detection) */
+  if (self->period == 0)
+    self->period = GST_CLOCK_TIME_NONE;
 
   /* A driver whose poll never wakes a plain reader (v4l2loopback) still
    * gets read again within half a frame. */
@@ -730,9 +845,11 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
 
   thiscaps = gst_pad_query_caps (pad, NULL);
   if (thiscaps == NULL || gst_caps_is_empty (thiscaps)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Device '%s' offers no format that GStreamer can represent.",
-            self->device->path), ("probed caps %" GST_PTR_FORMAT, thiscaps));
+    GError *error = NULL;
+
+    fgrab_device_explain_no_caps (self->device, &error);
+    fgrab_device_post_error (GST_ELEMENT (self), error);
+    g_error_free (error);
     gst_clear_caps (&thiscaps);
     return FALSE;
   }
@@ -937,6 +1054,7 @@ static gboolean
 gst_fgrab_src_start (GstBaseSrc * bsrc)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
+  gboolean pending;
 
   self->frames = 0;
   self->dropped = 0;
@@ -946,7 +1064,14 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
   self->eio_count = 0;
 
   /* after an unplug the node may be closed: try it again */
-  return gst_fgrab_src_reopen (self, TRUE);
+  if (!gst_fgrab_src_reopen (self, TRUE))
+    return FALSE;
+
+  /* input or norm set in READY */
+  GST_OBJECT_LOCK (self);
+  pending = self->selection_pending;
+  GST_OBJECT_UNLOCK (self);
+  return !pending || gst_fgrab_src_select (self, self->device);
 }
 
 static gboolean
@@ -1235,4 +1360,47 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       " bytes, pts %" GST_TIME_FORMAT, self->frames - 1, size,
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
   return GST_FLOW_OK;
+}
+
+/* GstURIHandler: fgrab:///dev/videoN names the device, so that playbin,
+ * uridecodebin and applications that take URIs can use the element. */
+static GstURIType
+gst_fgrab_src_uri_get_type (GType type)
+{
+  return GST_URI_SRC;
+}
+
+static const gchar *const *
+gst_fgrab_src_uri_get_protocols (GType type)
+{
+  return fgrab_uri_get_protocols ();
+}
+
+static gchar *
+gst_fgrab_src_uri_get_uri (GstURIHandler * handler)
+{
+  GstFgrabSrc *self = GST_FGRAB_SRC (handler);
+
+  return fgrab_uri_handler_get_uri (GST_ELEMENT (self), &self->device_path);
+}
+
+static gboolean
+gst_fgrab_src_uri_set_uri (GstURIHandler * handler, const gchar * uri,
+    GError ** error)
+{
+  GstFgrabSrc *self = GST_FGRAB_SRC (handler);
+
+  return fgrab_uri_handler_set_uri (GST_ELEMENT (self), &self->device_path,
+      (gpointer const *) &self->device, uri, error);
+}
+
+static void
+gst_fgrab_src_uri_handler_init (gpointer g_iface, gpointer iface_data)
+{
+  GstURIHandlerInterface *iface = (GstURIHandlerInterface *) g_iface;
+
+  iface->get_type = gst_fgrab_src_uri_get_type;
+  iface->get_protocols = gst_fgrab_src_uri_get_protocols;
+  iface->get_uri = gst_fgrab_src_uri_get_uri;
+  iface->set_uri = gst_fgrab_src_uri_set_uri;
 }

@@ -25,6 +25,7 @@
 
 #include "gstfgrabsrc.h"
 #include "gstfgrabsink.h"
+#include "gstfgrabdeviceprovider.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -33,6 +34,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (fgrabsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (fgrabsink, plugin);
+  ret |= GST_DEVICE_PROVIDER_REGISTER (fgrabdeviceprovider, plugin);
 
   return ret;
 }

@@ -53,6 +53,11 @@ current_format (FakeV4l2Device * dev, guint32 * pixfmt, guint * width,
     *width = dev->cur_width;
     *height = dev->cur_height;
   }
+  /* the standard in force decides the size (fakev4l2-routes.c) */
+  if (dev->std_locked) {
+    *width = dev->std_width;
+    *height = dev->std_height;
+  }
 }
 
 static void
@@ -154,7 +159,13 @@ enum_framesizes (FakeV4l2Device * dev, struct v4l2_frmsizeenum *fs)
   memset (fs, 0, sizeof (*fs));
   fs->index = index;
   fs->pixel_format = pixfmt;
-  if (f->has_size_range) {
+  if (dev->std_locked) {
+    if (index > 0)
+      return EINVAL;
+    fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+    fs->discrete.width = dev->std_width;
+    fs->discrete.height = dev->std_height;
+  } else if (f->has_size_range) {
     if (index > 0)
       return EINVAL;
     fs->type = f->continuous ? V4L2_FRMSIZE_TYPE_CONTINUOUS :
@@ -188,7 +199,9 @@ enum_frameintervals (FakeV4l2Device * dev, struct v4l2_frmivalenum *fi)
   if (!dev->enumerates_sizes)
     return ENOTTY;
   f = fake_v4l2_device_find_format (dev, pixfmt);
-  if (f == NULL || !fake_v4l2_format_has_size (dev, f, width, height))
+  if (f == NULL || (dev->std_locked ? width != dev->std_width ||
+          height != dev->std_height :
+          !fake_v4l2_format_has_size (dev, f, width, height)))
     return EINVAL;
 
   memset (fi, 0, sizeof (*fi));
@@ -196,7 +209,12 @@ enum_frameintervals (FakeV4l2Device * dev, struct v4l2_frmivalenum *fi)
   fi->pixel_format = pixfmt;
   fi->width = width;
   fi->height = height;
-  if (f->has_ival_range) {
+  if (dev->std_locked) {
+    if (index > 0)
+      return EINVAL;
+    fi->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+    fi->discrete = dev->std_period;
+  } else if (f->has_ival_range) {
     if (index > 0)
       return EINVAL;
     fi->type = V4L2_FRMIVAL_TYPE_STEPWISE;
@@ -232,6 +250,10 @@ try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
   width = fmt->fmt.pix.width;
   height = fmt->fmt.pix.height;
   fake_v4l2_format_snap_size (dev, f, &width, &height);
+  if (dev->std_locked) {
+    width = dev->std_width;
+    height = dev->std_height;
+  }
   fill_pix (dev, &fmt->fmt.pix, f->pixelformat, width, height);
   return 0;
 }
@@ -271,6 +293,8 @@ nearest_interval (FakeV4l2Device * dev, struct v4l2_fract asked)
   guint width, height;
   FakeFormat *f;
 
+  if (dev->std_locked)
+    return dev->std_period;
   current_format (dev, &pixfmt, &width, &height);
   f = fake_v4l2_device_find_format (dev, pixfmt);
   if (f == NULL)
@@ -344,32 +368,6 @@ s_parm (FakeV4l2Device * dev, struct v4l2_streamparm *parm)
   return 0;
 }
 
-static int
-enum_input (FakeV4l2Device * dev, struct v4l2_input *in)
-{
-  guint32 index = in->index;
-
-  if (index != 0)
-    return EINVAL;
-  memset (in, 0, sizeof (*in));
-  g_strlcpy ((gchar *) in->name, "Camera", sizeof (in->name));
-  in->type = V4L2_INPUT_TYPE_CAMERA;
-  return 0;
-}
-
-static int
-enum_output (FakeV4l2Device * dev, struct v4l2_output *out)
-{
-  guint32 index = out->index;
-
-  if (index != 0)
-    return EINVAL;
-  memset (out, 0, sizeof (*out));
-  g_strlcpy ((gchar *) out->name, "Output", sizeof (out->name));
-  out->type = V4L2_OUTPUT_TYPE_ANALOG;
-  return 0;
-}
-
 /* Returns 0 or the errno the ioctl fails with. */
 int
 fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
@@ -396,6 +394,9 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
 
   if (arg == NULL && _IOC_SIZE (request) != 0)
     return EFAULT;
+
+  if (fake_v4l2_routes_ioctl (dev, request, arg, &err))
+    return err;
 
   switch (request) {
     case (guint32) VIDIOC_QUERYCAP:
@@ -426,28 +427,6 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     }
     case (guint32) VIDIOC_S_PARM:
       return s_parm (dev, arg);
-    case (guint32) VIDIOC_ENUMINPUT:
-      return dev->output ? ENOTTY : enum_input (dev, arg);
-    case (guint32) VIDIOC_G_INPUT:
-      if (dev->output)
-        return ENOTTY;
-      *(int *) arg = 0;
-      return 0;
-    case (guint32) VIDIOC_S_INPUT:
-      if (dev->output)
-        return ENOTTY;
-      return *(int *) arg == 0 ? 0 : EINVAL;
-    case (guint32) VIDIOC_ENUMOUTPUT:
-      return dev->output ? enum_output (dev, arg) : ENOTTY;
-    case (guint32) VIDIOC_G_OUTPUT:
-      if (!dev->output)
-        return ENOTTY;
-      *(int *) arg = 0;
-      return 0;
-    case (guint32) VIDIOC_S_OUTPUT:
-      if (!dev->output)
-        return ENOTTY;
-      return *(int *) arg == 0 ? 0 : EINVAL;
       /* vb2 refuses every streaming request on a queue that only has
        * VB2_READ/VB2_WRITE io_modes, with EINVAL */
     case (guint32) VIDIOC_REQBUFS:

@@ -90,6 +90,21 @@ typedef struct
   struct v4l2_format fmt;
 } FakeWrittenFrame;
 
+typedef struct
+{
+  gchar name[32];
+  guint32 type;
+  v4l2_std_id std;
+  v4l2_std_id cur_std;
+} FakeRoute;
+
+typedef struct
+{
+  v4l2_std_id std;
+  guint width, height;
+  struct v4l2_fract period;
+} FakeStdFormat;
+
 struct _FakeV4l2Device
 {
   gchar *path;
@@ -172,6 +187,15 @@ struct _FakeV4l2Device
 
   GList *fds;                   /* FakeFd */
   guint open_count;
+
+  /* inputs or outputs (fakev4l2-routes.c); empty: the default one */
+  GArray *routes;               /* FakeRoute */
+  guint cur_route;
+  GArray *std_formats;          /* FakeStdFormat */
+  /* a standard format rule is in force: the size and period it gives */
+  gboolean std_locked;
+  guint std_width, std_height;
+  struct v4l2_fract std_period;
 };
 
 /* fakev4l2-formats.c */
@@ -202,6 +226,14 @@ G_GNUC_INTERNAL void fake_v4l2_fill_parm (FakeV4l2Device * dev,
 G_GNUC_INTERNAL guint32 fake_v4l2_buf_type (FakeV4l2Device * dev);
 
 G_GNUC_INTERNAL guint32 fake_v4l2_node_caps (FakeV4l2Device * dev);
+
+/* fakev4l2-routes.c */
+G_GNUC_INTERNAL void fake_v4l2_routes_init (FakeV4l2Device * dev);
+G_GNUC_INTERNAL void fake_v4l2_routes_clear (FakeV4l2Device * dev);
+/* TRUE when @request is one of the input, output and standard ioctls;
+ * then *err is its result (0 or an errno). */
+G_GNUC_INTERNAL gboolean fake_v4l2_routes_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
 
 /* fakev4l2-io.c */
 /* The one lock over everything, and the tables it guards. */

@@ -167,6 +167,38 @@ void fake_v4l2_device_set_nominal_rate (FakeV4l2Device * dev, guint numerator,
 void fake_v4l2_device_get_parm (FakeV4l2Device * dev,
     struct v4l2_streamparm *parm);
 
+/* Inputs of a capture device, outputs of an output device
+ * (fakev4l2-routes.c).  Until one is added a capture device has input 0
+ * "Camera" (CAMERA) and an output device output 0 "Output" (ANALOG),
+ * neither with standards, and ENUMSTD/G_STD/S_STD/QUERYSTD answer ENOTTY.
+ * The first call replaces that default; the first added is current.
+ * @std is the mask of standards it supports (ENUMINPUT's std, with
+ * V4L2_IN_CAP_STD / V4L2_OUT_CAP_STD when not 0) and @cur_std the one it
+ * starts with (masked by @std).  Once any added input has standards, the
+ * standard ioctls on an input without answer ENODATA (as vivid's webcam
+ * input); S_STD of a standard outside the mask: EINVAL; ENUMSTD lists
+ * NTSC, NTSC-443, PAL, PAL-M, PAL-N, PAL-Nc, PAL-60 and SECAM as far as
+ * the mask has them.  S_INPUT/S_OUTPUT of an index not added: EINVAL.
+ * Each input keeps its own standard.  Returns the new index. */
+guint fake_v4l2_device_add_input (FakeV4l2Device * dev, const gchar * name,
+    guint32 type, v4l2_std_id std, v4l2_std_id cur_std);
+/* The current input (output) and its standard, as G_INPUT and G_STD would
+ * answer (0 when it has none); set_input selects like S_INPUT, unlogged. */
+guint fake_v4l2_device_get_input (FakeV4l2Device * dev);
+void fake_v4l2_device_set_input (FakeV4l2Device * dev, guint index);
+v4l2_std_id fake_v4l2_device_get_std (FakeV4l2Device * dev);
+/* A standard that decides the format, as on vivid's TV and S-Video
+ * inputs: while the current input's standard has bits of @std, the
+ * current format is @width x @height (pixel format kept), sizes and
+ * intervals enumerate only that size and the period
+ * @numerator/@denominator, TRY_FMT/S_FMT answer that size, and the
+ * nominal rate and timeperframe become that period.  Applied whenever the
+ * standard or input changes (and at once).  The first matching rule
+ * counts; with none the standard changes nothing. */
+void fake_v4l2_device_add_standard_format (FakeV4l2Device * dev,
+    v4l2_std_id std, guint width, guint height, guint numerator,
+    guint denominator);
+
 /* Frames. */
 void fake_v4l2_device_set_frame_mode (FakeV4l2Device * dev,
     FakeV4l2FrameMode mode);
@@ -244,6 +276,18 @@ guint fake_v4l2_device_get_open_count (FakeV4l2Device * dev);
 /* Frames completely read (capture) and frames dropped (TIMED mode). */
 guint64 fake_v4l2_device_get_frames_read (FakeV4l2Device * dev);
 guint64 fake_v4l2_device_get_dropped_frames (FakeV4l2Device * dev);
+
+/* Devices from the environment, for programs that do not call this API
+ * (gst-launch-1.0, the examples, Python; fakev4l2-env.c):
+ * FAKEV4L2_DEVICES="/dev/video0=capture;/dev/video10=output" registers them
+ * when the library loads.  capture: YUYV 320x240 and 640x480, intervals
+ * 1/30 and 1/15, rate policy NEAREST, frames TIMED, current 320x240 at 1/30.
+ * output: YUYV 320x240, 640x480 and 1280x720, the same intervals, write
+ * policy PER_CALL.  A bad entry ends the process (exit 2).
+ * FAKEV4L2_REPORT=FILE: at exit, every process that issued QUERYCAP on one
+ * of them appends its current format, timeperframe, read/write buffers and
+ * the frames read, or the runs of written frames ("written N frames YUYV
+ * 640x480 of 614400 bytes"), to FILE. */
 
 G_END_DECLS
 #endif /* __FAKE_V4L2_H__ */

@@ -953,6 +953,202 @@ test_ioctl_misc (void)
   fake_v4l2_reset ();
 }
 
+/* A capture card as vivid's: a webcam input without standards, a TV and
+ * an S-Video input with all of them; the standard decides size and rate. */
+static FakeV4l2Device *
+new_tv_capture (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_YUYV, 640, 360);
+
+  g_assert_cmpuint (fake_v4l2_device_add_input (dev, "Webcam 0",
+          V4L2_INPUT_TYPE_CAMERA, 0, 0), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_add_input (dev, "TV 1",
+          V4L2_INPUT_TYPE_TUNER, V4L2_STD_ALL, V4L2_STD_NTSC_M), ==, 1);
+  g_assert_cmpuint (fake_v4l2_device_add_input (dev, "S-Video 2",
+          V4L2_INPUT_TYPE_CAMERA, V4L2_STD_ALL, V4L2_STD_PAL), ==, 2);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_525_60, 720, 480,
+      1001, 30000);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_625_50, 720, 576, 1, 25);
+  return dev;
+}
+
+static void
+test_inputs_and_standards (void)
+{
+  FakeV4l2Device *dev = new_tv_capture ();
+  struct v4l2_input input;
+  struct v4l2_standard st;
+  struct v4l2_format fmt;
+  struct v4l2_streamparm parm;
+  struct v4l2_frmsizeenum fs;
+  v4l2_std_id std;
+  int fd, index = -1;
+
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  /* the added inputs replace the default one */
+  memset (&input, 0, sizeof (input));
+  input.index = 1;
+  assert_ioctl_ok (fd, VIDIOC_ENUMINPUT, &input);
+  g_assert_cmpstr ((gchar *) input.name, ==, "TV 1");
+  g_assert_cmpuint (input.type, ==, V4L2_INPUT_TYPE_TUNER);
+  g_assert_true (input.std == V4L2_STD_ALL);
+  g_assert_cmpuint (input.capabilities, ==, V4L2_IN_CAP_STD);
+  input.index = 0;
+  assert_ioctl_ok (fd, VIDIOC_ENUMINPUT, &input);
+  g_assert_cmpstr ((gchar *) input.name, ==, "Webcam 0");
+  g_assert_true (input.std == 0);
+  g_assert_cmpuint (input.capabilities, ==, 0);
+  input.index = 3;
+  assert_ioctl_fails (fd, VIDIOC_ENUMINPUT, &input, EINVAL);
+
+  /* the webcam input is current and has no standards */
+  assert_ioctl_ok (fd, VIDIOC_G_INPUT, &index);
+  g_assert_cmpint (index, ==, 0);
+  assert_ioctl_fails (fd, VIDIOC_G_STD, &std, ENODATA);
+  std = V4L2_STD_PAL;
+  assert_ioctl_fails (fd, VIDIOC_S_STD, &std, ENODATA);
+  memset (&st, 0, sizeof (st));
+  assert_ioctl_fails (fd, VIDIOC_ENUMSTD, &st, ENODATA);
+  fake_v4l2_device_get_format (dev, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 360);
+
+  /* S-Video starts in PAL: 720x576 at 25/1, only that size enumerated */
+  index = 2;
+  assert_ioctl_ok (fd, VIDIOC_S_INPUT, &index);
+  index = -1;
+  assert_ioctl_ok (fd, VIDIOC_G_INPUT, &index);
+  g_assert_cmpint (index, ==, 2);
+  g_assert_cmpuint (fake_v4l2_device_get_input (dev), ==, 2);
+  assert_ioctl_ok (fd, VIDIOC_G_STD, &std);
+  g_assert_true (std == V4L2_STD_PAL);
+  assert_ioctl_ok (fd, VIDIOC_QUERYSTD, &std);
+  g_assert_true (std == V4L2_STD_PAL);
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_G_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 720);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 576);
+  memset (&fs, 0, sizeof (fs));
+  fs.pixel_format = V4L2_PIX_FMT_YUYV;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FRAMESIZES, &fs);
+  g_assert_cmpuint (fs.discrete.height, ==, 576);
+  fs.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMESIZES, &fs, EINVAL);
+  fmt.fmt.pix.width = 640;
+  fmt.fmt.pix.height = 360;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 576);
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_G_PARM, &parm);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.numerator, ==, 1);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 25);
+
+  /* NTSC: 720x480, nominal 30000/1001 (S_PARM 0/0 gives it) */
+  std = V4L2_STD_NTSC;
+  assert_ioctl_ok (fd, VIDIOC_S_STD, &std);
+  g_assert_true (fake_v4l2_device_get_std (dev) == V4L2_STD_NTSC);
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_G_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 480);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 720 * 480 * 2);
+  memset (&parm, 0, sizeof (parm));
+  parm.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.numerator, ==, 1001);
+  g_assert_cmpuint (parm.parm.capture.timeperframe.denominator, ==, 30000);
+
+  /* a standard outside the mask is refused; the input keeps its own */
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new (CAP_PATH, FALSE);
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV");
+  fake_v4l2_device_add_input (dev, "PAL only", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_PAL, V4L2_STD_PAL_BG);
+  fake_v4l2_device_add_input (dev, "All", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_ALL, V4L2_STD_SECAM);
+  close (fd);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  std = V4L2_STD_NTSC;
+  assert_ioctl_fails (fd, VIDIOC_S_STD, &std, EINVAL);
+  /* what the driver keeps is the mask's part of the request */
+  std = V4L2_STD_PAL | V4L2_STD_NTSC;
+  assert_ioctl_ok (fd, VIDIOC_S_STD, &std);
+  assert_ioctl_ok (fd, VIDIOC_G_STD, &std);
+  g_assert_true (std == V4L2_STD_PAL);
+  memset (&st, 0, sizeof (st));
+  assert_ioctl_ok (fd, VIDIOC_ENUMSTD, &st);
+  g_assert_cmpstr ((gchar *) st.name, ==, "PAL");
+  g_assert_cmpuint (st.framelines, ==, 625);
+  st.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUMSTD, &st, EINVAL);
+  index = 1;
+  assert_ioctl_ok (fd, VIDIOC_S_INPUT, &index);
+  assert_ioctl_ok (fd, VIDIOC_G_STD, &std);
+  g_assert_true (std == V4L2_STD_SECAM);
+  index = 2;
+  assert_ioctl_fails (fd, VIDIOC_S_INPUT, &index, EINVAL);
+  /* no standard format rules: the size stays */
+  fake_v4l2_device_get_format (dev, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_STD),
+      ==, 2);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_INPUT),
+      ==, 2);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
+test_outputs_and_standards (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  struct v4l2_output output;
+  v4l2_std_id std;
+  int fd, index = -1;
+
+  g_assert_cmpuint (fake_v4l2_device_add_input (dev, "S-Video 0",
+          V4L2_OUTPUT_TYPE_ANALOG, V4L2_STD_ALL, V4L2_STD_PAL), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_add_input (dev, "HDMI 1",
+          V4L2_OUTPUT_TYPE_ANALOG, 0, 0), ==, 1);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_525_60, 720, 480,
+      1001, 30000);
+
+  fd = open_dev (OUT_PATH, O_RDWR);
+  memset (&output, 0, sizeof (output));
+  assert_ioctl_ok (fd, VIDIOC_ENUMOUTPUT, &output);
+  g_assert_cmpstr ((gchar *) output.name, ==, "S-Video 0");
+  g_assert_cmpuint (output.capabilities, ==, V4L2_OUT_CAP_STD);
+  g_assert_true (output.std == V4L2_STD_ALL);
+  assert_ioctl_fails (fd, VIDIOC_S_INPUT, &index, ENOTTY);
+  assert_ioctl_fails (fd, VIDIOC_G_INPUT, &index, ENOTTY);
+
+  std = V4L2_STD_NTSC_M;
+  assert_ioctl_ok (fd, VIDIOC_S_STD, &std);
+  assert_ioctl_ok (fd, VIDIOC_G_STD, &std);
+  g_assert_true (std == V4L2_STD_NTSC_M);
+  {
+    struct v4l2_format fmt;
+
+    fake_v4l2_device_get_format (dev, &fmt);
+    g_assert_cmpuint (fmt.fmt.pix.width, ==, 720);
+    g_assert_cmpuint (fmt.fmt.pix.height, ==, 480);
+  }
+
+  index = 1;
+  assert_ioctl_ok (fd, VIDIOC_S_OUTPUT, &index);
+  index = -1;
+  assert_ioctl_ok (fd, VIDIOC_G_OUTPUT, &index);
+  g_assert_cmpint (index, ==, 1);
+  assert_ioctl_fails (fd, VIDIOC_G_STD, &std, ENODATA);
+  index = 5;
+  assert_ioctl_fails (fd, VIDIOC_S_OUTPUT, &index, EINVAL);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
 /* ---------------------------------------------------------------------- */
 /* Reading */
 
@@ -1796,6 +1992,10 @@ main (int argc, char **argv)
       test_parm_modes_and_buffers);
   g_test_add_func ("/fakev4l2/parm/output", test_parm_output);
   g_test_add_func ("/fakev4l2/ioctl/misc", test_ioctl_misc);
+  g_test_add_func ("/fakev4l2/ioctl/inputs-and-standards",
+      test_inputs_and_standards);
+  g_test_add_func ("/fakev4l2/ioctl/outputs-and-standards",
+      test_outputs_and_standards);
   g_test_add_func ("/fakev4l2/read/immediate", test_read_immediate);
   g_test_add_func ("/fakev4l2/read/short", test_read_short);
   g_test_add_func ("/fakev4l2/read/manual", test_read_manual);

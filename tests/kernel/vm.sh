@@ -35,7 +35,7 @@ srcdir=${FGRAB_SOURCE_DIR:-$(cd "$here/../.." && pwd -P)}
 EXIT_VM_FAILURE=99
 
 PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static linux-headers-amd64
-	v4l2loopback-dkms dkms ffmpeg v4l-utils)
+	v4l2loopback-dkms dkms ffmpeg v4l-utils gstreamer1.0-plugins-base-apps)
 INITRD_MODULES=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
 	netfs fscache 9pnet 9pnet_virtio 9p)
 QEMU=qemu-system-x86_64

@@ -1140,6 +1140,172 @@ GST_START_TEST (test_state_cycles_close_the_device)
 
 GST_END_TEST;
 
+/* An output node as vivid's: output 0 S-Video with every standard (PAL
+ * to start with), output 1 HDMI without; the standard decides the size. */
+static FakeV4l2Device *
+new_tv_output (void)
+{
+  FakeV4l2Device *dev = new_output ();
+
+  fake_v4l2_device_add_input (dev, "S-Video 0", V4L2_OUTPUT_TYPE_ANALOG,
+      V4L2_STD_ALL, V4L2_STD_PAL);
+  fake_v4l2_device_add_input (dev, "HDMI 1", V4L2_OUTPUT_TYPE_ANALOG, 0, 0);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_525_60, 720, 480,
+      1001, 30000);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_625_50, 720, 576, 1, 25);
+  return dev;
+}
+
+/* The sink alone with @props ("output=1 norm=PAL") taken to READY: the
+ * error it posted, NULL if it opened. */
+static gchar *
+select_error_text (gchar ** props)
+{
+  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstStateChangeReturn ret;
+  gchar *text = NULL;
+  guint i;
+
+  g_object_set (sink, "device", FAKE_PATH, NULL);
+  for (i = 0; props[i]; i += 2)
+    gst_util_set_object_arg (G_OBJECT (sink), props[i], props[i + 1]);
+  gst_element_set_bus (sink, bus);
+  ret = gst_element_set_state (sink, GST_STATE_READY);
+  if (pop_message_text (bus, GST_MESSAGE_ERROR, &text))
+    fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_element_set_bus (sink, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  return text;
+}
+
+static gchar *
+norm_nick (GstElement * sink)
+{
+  gchar *nick;
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, g_type_from_name ("GstFgrabNorm"));
+  g_object_get_property (G_OBJECT (sink), "norm", &v);
+  nick = g_strdup (g_enum_get_value (g_type_class_peek (G_VALUE_TYPE (&v)),
+          g_value_get_enum (&v))->value_nick);
+  g_value_unset (&v);
+  return nick;
+}
+
+GST_START_TEST (test_output_and_norm_selected_at_open)
+{
+  FakeV4l2Device *dev = new_tv_output ();
+  GstHarness *h;
+  GstElement *sink;
+  struct v4l2_format fmt;
+  GstCaps *caps, *ntsc, *small;
+  gchar *nick;
+  gint output;
+
+  fake_v4l2_device_set_input (dev, 1);
+  h = new_harness ("sync=false output=0 norm=NTSC");
+  sink = harness_sink (h);
+  gst_harness_play (h);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_OUTPUT), 1);
+  fail_unless_equals_int (fake_v4l2_device_get_input (dev), 0);
+  fail_unless (fake_v4l2_device_get_std (dev) == V4L2_STD_NTSC);
+
+  /* the caps are those of the output and standard selected */
+  caps = gst_pad_peer_query_caps (h->srcpad, NULL);
+  ntsc = gst_caps_from_string ("video/x-raw, width=720, height=480");
+  small = gst_caps_from_string ("video/x-raw, width=320, height=240");
+  fail_unless (gst_caps_can_intersect (caps, ntsc));
+  fail_if (gst_caps_can_intersect (caps, small));
+  gst_caps_unref (ntsc);
+  gst_caps_unref (small);
+  gst_caps_unref (caps);
+
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=720, "
+      "height=480, framerate=30000/1001");
+  push_frames (h, 0, 1, 720 * 480 * 2);
+  check_written_frame (dev, 0, 0, 720 * 480 * 2);
+  fail_unless (fake_v4l2_device_get_written_frame_format (dev, 0, &fmt));
+  fail_unless_equals_int (fmt.fmt.pix.height, 480);
+
+  g_object_get (sink, "output", &output, NULL);
+  fail_unless_equals_int (output, 0);
+  nick = norm_nick (sink);
+  fail_unless_equals_string (nick, "NTSC");
+  g_free (nick);
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bad_output_is_error_naming_outputs)
+{
+  gchar *props[] = { "output", "5", NULL };
+  gchar *text;
+
+  new_tv_output ();
+  text = select_error_text (props);
+  fail_unless (text != NULL, "output 5 was accepted");
+  fail_unless (strstr (text, "has no output 5") != NULL, "%s", text);
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "%s", text);
+  fail_unless (strstr (text, "0 'S-Video 0', 1 'HDMI 1'.") != NULL, "%s", text);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_norm_on_output_without_standards_is_error)
+{
+  gchar *props[] = { "output", "1", "norm", "PAL", NULL };
+  FakeV4l2Device *dev = new_tv_output ();
+  gchar *text;
+
+  text = select_error_text (props);
+  fail_unless (text != NULL, "PAL on the HDMI output was accepted");
+  fail_unless (strstr (text, "Output 1 ('HDMI 1')") != NULL, "%s", text);
+  fail_unless (strstr (text, "has no analog video standards") != NULL, "%s",
+      text);
+  fail_unless (strstr (text, "0 'S-Video 0'") != NULL, "%s", text);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_STD), 0);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_keep_leaves_output_and_norm_alone)
+{
+  FakeV4l2Device *dev = new_tv_output ();
+  GstHarness *h = new_harness (NULL);
+  GstElement *sink = harness_sink (h);
+  gchar *nick;
+  gint output;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=720, "
+      "height=576, framerate=25/1");
+  push_frames (h, 0, 1, 720 * 576 * 2);
+  check_written_frame (dev, 0, 0, 720 * 576 * 2);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_OUTPUT), 0);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_STD), 0);
+
+  /* what the driver has, read back */
+  g_object_get (sink, "output", &output, NULL);
+  fail_unless_equals_int (output, 0);
+  nick = norm_nick (sink);
+  fail_unless_equals_string (nick, "PAL");
+  g_free (nick);
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 fgrabsink_suite (void)
 {
@@ -1184,6 +1350,10 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_error_no_write_support);
   tcase_add_test (tc, test_error_busy_at_open);
   tcase_add_test (tc, test_state_cycles_close_the_device);
+  tcase_add_test (tc, test_output_and_norm_selected_at_open);
+  tcase_add_test (tc, test_bad_output_is_error_naming_outputs);
+  tcase_add_test (tc, test_norm_on_output_without_standards_is_error);
+  tcase_add_test (tc, test_keep_leaves_output_and_norm_alone);
 
   return s;
 }

@@ -765,14 +765,18 @@ GST_START_TEST (test_gap_after_slow_consumer_sets_discont)
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND, GST_MESSAGE_EOS |
       GST_MESSAGE_ERROR);
-  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  /* stopped before the checks: when check does not fork (valgrind), a
+   * failure must not leave the streaming thread paused, which would block
+   * the cleanup after the test for good */
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "got %s",
+      msg ? GST_MESSAGE_TYPE_NAME (msg) : "nothing in 30 s");
   gst_message_unref (msg);
 
   fail_unless_equals_int (counts[0], 4);
   fail_unless (counts[1] >= 1, "no DISCONT after the gaps");
   fail_unless (fake_v4l2_device_get_dropped_frames (dev) > 0);
 
-  gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (pad);
   gst_object_unref (src);
@@ -1028,6 +1032,38 @@ GST_START_TEST (test_state_cycles_leak_no_fd)
 
 GST_END_TEST;
 
+/* An empty probe says why: a loopback device before its writer, a node
+ * gone, or formats GStreamer has no name for. */
+GST_START_TEST (test_error_no_format_yet)
+{
+  fake_v4l2_device_new (FAKE_PATH, FALSE);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "offers no capture format at the moment");
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "start the writer first");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_disconnected_while_probing)
+{
+  fake_v4l2_device_inject_ioctl_error (new_camera (), VIDIOC_ENUM_FMT, ENODEV);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "Device '" FAKE_PATH "' was disconnected.");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_error_no_representable_format)
+{
+  new_single_format_camera (V4L2_PIX_FMT_NV42, 0, 320, 240);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "offers no capture format that GStreamer can "
+      "represent");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_error_missing_device)
 {
   assert_error_contains ("fgrabsrc device=/nonexistent/video9 ! fakesink",
@@ -1113,6 +1149,261 @@ GST_START_TEST (test_device_caps_take_precedence)
       V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS,
       V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING);
   assert_open_error ("does not support read()");
+}
+
+GST_END_TEST;
+
+/* A TV card as vivid's capture node: input 0 a webcam without standards,
+ * 1 a tuner and 2 S-Video with every standard, 3 a PAL-only composite
+ * input, 4 a tuner set to PAL B and G; the standard decides size and
+ * rate. */
+static FakeV4l2Device *
+new_tv_card (void)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0,
+      640, 360);
+
+  fake_v4l2_device_set_card (dev, "Fake TV card");
+  fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
+  fake_v4l2_device_add_input (dev, "TV 1", V4L2_INPUT_TYPE_TUNER,
+      V4L2_STD_ALL, V4L2_STD_PAL);
+  fake_v4l2_device_add_input (dev, "S-Video 2", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_ALL, V4L2_STD_PAL);
+  fake_v4l2_device_add_input (dev, "Composite 3", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_PAL, V4L2_STD_PAL);
+  fake_v4l2_device_add_input (dev, "Tuner BG 4", V4L2_INPUT_TYPE_TUNER,
+      V4L2_STD_PAL, V4L2_STD_PAL_B | V4L2_STD_PAL_G);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_525_60, 720, 480,
+      1001, 30000);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_625_50, 720, 576, 1, 25);
+  return dev;
+}
+
+/* The value of GST_TYPE_FGRAB_NORM called @nick. */
+static gint
+norm_value (const gchar * nick)
+{
+  GEnumClass *klass = g_type_class_ref (g_type_from_name ("GstFgrabNorm"));
+  GEnumValue *v;
+  gint value;
+
+  fail_unless (klass != NULL);
+  v = g_enum_get_value_by_nick (klass, nick);
+  fail_unless (v != NULL, "no norm '%s'", nick);
+  value = v->value;
+  g_type_class_unref (klass);
+  return value;
+}
+
+static gint
+norm_property (GstElement * src)
+{
+  gint norm;
+
+  g_object_get (src, "norm", &norm, NULL);
+  return norm;
+}
+
+GST_START_TEST (test_input_selected_at_open)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  gint input;
+
+  g_object_set (src, "device", FAKE_PATH, "input", 2, NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (fake_v4l2_device_get_input (dev), 2);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_INPUT), 1);
+  g_object_get (src, "input", &input, NULL);
+  fail_unless_equals_int (input, 2);
+  /* the driver's standard on that input, read back */
+  fail_unless_equals_int (norm_property (src), norm_value ("PAL"));
+  /* no standard was asked for, so none was set */
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_STD), 0);
+
+  gst_element_set_state (src, GST_STATE_NULL);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bad_input_is_error_naming_inputs)
+{
+  gchar *text;
+
+  new_tv_card ();
+  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+      " input=7 ! fakesink", GST_STATE_READY);
+  fail_unless (text != NULL, "input 7 was accepted");
+  fail_unless (strstr (text, "has no input 7") != NULL, "%s", text);
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "%s", text);
+  fail_unless (strstr (text, "0 'Webcam 0'") != NULL, "%s", text);
+  fail_unless (strstr (text, "3 'Composite 3', 4 'Tuner BG 4'.") != NULL,
+      "%s", text);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+static const struct
+{
+  const gchar *norm;
+  gint height, fps_n, fps_d;
+  v4l2_std_id std;
+} norm_cases[] = {
+  {"PAL", 576, 25, 1, V4L2_STD_PAL},
+  {"NTSC", 480, 30000, 1001, V4L2_STD_NTSC},
+  {"SECAM", 576, 25, 1, V4L2_STD_SECAM},
+  {"PAL-M", 480, 30000, 1001, V4L2_STD_PAL_M},
+};
+
+GST_START_TEST (test_norm_sets_standard_size_and_nominal_rate)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  gchar *extra = g_strdup_printf ("input=1 norm=%s", norm_cases[__i__].norm);
+  GstHarness *h;
+  GstElement *src;
+  GstCaps *caps;
+  GstStructure *s;
+  gint width, height, fps_n, fps_d;
+
+  h = new_harness (extra);
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  fail_unless (fake_v4l2_device_get_std (dev) == norm_cases[__i__].std);
+  caps = harness_caps (h);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_get_int (s, "width", &width));
+  fail_unless (gst_structure_get_int (s, "height", &height));
+  fail_unless (gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d));
+  fail_unless_equals_int (width, 720);
+  fail_unless_equals_int (height, norm_cases[__i__].height);
+  fail_unless_equals_int (fps_n, norm_cases[__i__].fps_n);
+  fail_unless_equals_int (fps_d, norm_cases[__i__].fps_d);
+  src = gst_harness_find_element (h, "fgrabsrc");
+  fail_unless_equals_int (norm_property (src),
+      norm_value (norm_cases[__i__].norm));
+  gst_object_unref (src);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  g_free (extra);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_norm_on_input_without_standards_is_error)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  gchar *text;
+
+  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+      " input=0 norm=PAL ! fakesink", GST_STATE_READY);
+  fail_unless (text != NULL, "PAL on the webcam input was accepted");
+  fail_unless (strstr (text, "Input 0 ('Webcam 0')") != NULL, "%s", text);
+  fail_unless (strstr (text, "has no analog video standards") != NULL, "%s",
+      text);
+  /* where the user can go instead */
+  fail_unless (strstr (text, "1 'TV 1', 2 'S-Video 2'") != NULL, "%s", text);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_STD), 0);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_norm_outside_input_mask_is_error)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  gchar *text;
+
+  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+      " input=3 norm=NTSC ! fakesink", GST_STATE_READY);
+  fail_unless (text != NULL, "NTSC on a PAL-only input was accepted");
+  fail_unless (strstr (text, "does not support the video standard NTSC")
+      != NULL, "%s", text);
+  fail_unless (strstr (text, "It supports: PAL.") != NULL, "%s", text);
+  fail_unless (fake_v4l2_device_get_std (dev) == V4L2_STD_PAL);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_s_std_refused_is_error)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+
+  fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_S_STD, EIO);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH
+      " input=1 norm=NTSC ! fakesink", GST_STATE_READY,
+      "refused the video standard NTSC");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_keep_leaves_input_and_norm_alone)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  GstHarness *h;
+  GstElement *src;
+  gint input;
+
+  fake_v4l2_device_set_input (dev, 2);
+  fake_v4l2_device_clear_log (dev);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_INPUT), 0);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_STD), 0);
+  fail_unless_equals_int (fake_v4l2_device_get_input (dev), 2);
+  fail_unless (fake_v4l2_device_get_std (dev) == V4L2_STD_PAL);
+  /* and says what the driver has */
+  src = gst_harness_find_element (h, "fgrabsrc");
+  g_object_get (src, "input", &input, NULL);
+  fail_unless_equals_int (input, 2);
+  fail_unless_equals_int (norm_property (src), norm_value ("PAL"));
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_input_and_norm_read_back_driver_values)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  gint input;
+
+  fake_v4l2_device_set_input (dev, 4);
+  g_object_set (src, "device", FAKE_PATH, NULL);
+  g_object_get (src, "input", &input, NULL);
+  fail_unless_equals_int (input, -1);
+  fail_unless_equals_int (norm_property (src), 0);
+
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_get (src, "input", &input, NULL);
+  fail_unless_equals_int (input, 4);
+  /* PAL B and G have no single name: the smallest one containing them */
+  fail_unless_equals_int (norm_property (src), norm_value ("PAL-BG"));
+
+  /* set in READY: applied at the next start */
+  g_object_set (src, "norm", norm_value ("PAL-I"), NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_NO_PREROLL);
+  fail_unless (fake_v4l2_device_get_std (dev) == V4L2_STD_PAL_I);
+  fail_unless_equals_int (norm_property (src), norm_value ("PAL-I"));
+
+  gst_element_set_state (src, GST_STATE_NULL);
+  g_object_get (src, "input", &input, NULL);
+  fail_unless_equals_int (input, -1);
+  gst_object_unref (src);
 }
 
 GST_END_TEST;
@@ -1203,6 +1494,9 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_mpeg_byte_stream_in_chunks);
   tcase_add_test (tc, test_stop_during_blocked_poll_returns);
   tcase_add_test (tc, test_state_cycles_leak_no_fd);
+  tcase_add_test (tc, test_error_no_format_yet);
+  tcase_add_test (tc, test_error_disconnected_while_probing);
+  tcase_add_test (tc, test_error_no_representable_format);
   tcase_add_test (tc, test_error_missing_device);
   tcase_add_test (tc, test_error_permission_denied);
   tcase_add_test (tc, test_error_not_a_character_device);
@@ -1212,6 +1506,15 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_error_busy_at_open);
   tcase_add_test (tc, test_capabilities_without_device_caps);
   tcase_add_test (tc, test_device_caps_take_precedence);
+  tcase_add_test (tc, test_input_selected_at_open);
+  tcase_add_test (tc, test_bad_input_is_error_naming_inputs);
+  tcase_add_loop_test (tc, test_norm_sets_standard_size_and_nominal_rate, 0,
+      G_N_ELEMENTS (norm_cases));
+  tcase_add_test (tc, test_norm_on_input_without_standards_is_error);
+  tcase_add_test (tc, test_norm_outside_input_mask_is_error);
+  tcase_add_test (tc, test_s_std_refused_is_error);
+  tcase_add_test (tc, test_keep_leaves_input_and_norm_alone);
+  tcase_add_test (tc, test_input_and_norm_read_back_driver_values);
   tcase_add_test (tc, test_states_of_every_element);
 
   return s;

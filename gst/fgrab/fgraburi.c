@@ -1,0 +1,154 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+
+/* The fgrab URI scheme shared by fgrabsrc and fgrabsink, so that playbin,
+ * uridecodebin and applications that take URIs reach a read()/write()
+ * node: fgrab:///dev/video0.  Only local absolute paths are accepted;
+ * the scheme has nothing that a host, query or fragment could mean, and
+ * ignoring them silently would open a device the user did not name. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "fgraburi.h"
+
+const gchar *const *
+fgrab_uri_get_protocols (void)
+{
+  static const gchar *const protocols[] = { FGRAB_URI_PROTOCOL, NULL };
+
+  return protocols;
+}
+
+gchar *
+fgrab_uri_to_device (const gchar * uri, GError ** error)
+{
+  GstUri *parsed;
+  const gchar *scheme, *host;
+  gchar *path = NULL, *query;
+  gboolean has_query;
+
+  if (uri == NULL) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_URI,
+        "No URI given; an fgrab URI looks like fgrab:///dev/video0");
+    return NULL;
+  }
+
+  parsed = gst_uri_from_string (uri);
+  if (parsed == NULL) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_URI,
+        "'%s' is not a valid URI; an fgrab URI looks like "
+        "fgrab:///dev/video0", uri);
+    return NULL;
+  }
+
+  scheme = gst_uri_get_scheme (parsed);
+  if (scheme == NULL || g_ascii_strcasecmp (scheme, FGRAB_URI_PROTOCOL) != 0) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_UNSUPPORTED_PROTOCOL,
+        "URI '%s' is not an fgrab URI (fgrab:///dev/video0)", uri);
+    goto done;
+  }
+
+  host = gst_uri_get_host (parsed);
+  if ((host != NULL && host[0] != '\0') || gst_uri_get_userinfo (parsed) ||
+      gst_uri_get_port (parsed) != GST_URI_NO_PORT) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_REFERENCE,
+        "URI '%s' names a host; fgrab URIs name a local device node, "
+        "as in fgrab:///dev/video0", uri);
+    goto done;
+  }
+
+  query = gst_uri_get_query_string (parsed);
+  has_query = query != NULL;
+  g_free (query);
+  if (has_query || gst_uri_get_fragment (parsed) != NULL) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_URI,
+        "URI '%s' has a query or fragment, which fgrab URIs do not take; "
+        "set the element's properties instead", uri);
+    goto done;
+  }
+
+  path = gst_uri_get_path (parsed);
+  if (path == NULL || path[0] != '/' || path[1] == '\0') {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_URI,
+        "URI '%s' has no absolute device path, as in fgrab:///dev/video0", uri);
+    g_clear_pointer (&path, g_free);
+  }
+
+done:
+  gst_uri_unref (parsed);
+  return path;
+}
+
+gchar *
+fgrab_uri_from_device (const gchar * device)
+{
+  GstUri *uri;
+  gchar *str;
+
+  if (device == NULL || device[0] != '/')
+    return NULL;
+
+  /* the empty host makes the "//" of fgrab:///dev/video0 */
+  uri = gst_uri_new (FGRAB_URI_PROTOCOL, NULL, "", GST_URI_NO_PORT, device,
+      NULL, NULL);
+  str = gst_uri_to_string (uri);
+  gst_uri_unref (uri);
+  return str;
+}
+
+gchar *
+fgrab_uri_handler_get_uri (GstElement * element, gchar * const *device_path)
+{
+  gchar *uri;
+
+  GST_OBJECT_LOCK (element);
+  uri = fgrab_uri_from_device (*device_path);
+  GST_OBJECT_UNLOCK (element);
+  return uri;
+}
+
+gboolean
+fgrab_uri_handler_set_uri (GstElement * element, gchar ** device_path,
+    gpointer const *open_device, const gchar * uri, GError ** error)
+{
+  gchar *path = fgrab_uri_to_device (uri, error);
+
+  if (path == NULL)
+    return FALSE;
+
+  GST_OBJECT_LOCK (element);
+  if (*open_device != NULL) {
+    GST_OBJECT_UNLOCK (element);
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_STATE,
+        "The device can only be changed in the NULL state");
+    g_free (path);
+    return FALSE;
+  }
+  g_free (*device_path);
+  *device_path = path;
+  GST_OBJECT_UNLOCK (element);
+
+  g_object_notify (G_OBJECT (element), "device");
+  return TRUE;
+}

@@ -1,0 +1,47 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifndef __FGRAB_URI_H__
+#define __FGRAB_URI_H__
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+/* fgrab:///dev/video0: the scheme both elements answer to as
+ * GstURIHandlers; the path is the device node. */
+#define FGRAB_URI_PROTOCOL "fgrab"
+const gchar *const *fgrab_uri_get_protocols (void);
+
+/* The device path an fgrab URI names, or NULL with a GST_URI_ERROR. */
+gchar *fgrab_uri_to_device (const gchar * uri, GError ** error);
+/* The fgrab URI of @device (an absolute path), or NULL. */
+gchar *fgrab_uri_from_device (const gchar * device);
+
+/* GstURIHandler get_uri / set_uri for an element whose device path is
+ * *@device_path and whose open device is *@open_device, both under the
+ * element's object lock.  A new URI is refused with
+ * GST_URI_ERROR_BAD_STATE while the device is open (from READY on, as for
+ * the device property); "device" is notified when it changes. */
+gchar *fgrab_uri_handler_get_uri (GstElement * element,
+    gchar * const *device_path);
+gboolean fgrab_uri_handler_set_uri (GstElement * element, gchar ** device_path,
+    gpointer const *open_device, const gchar * uri, GError ** error);
+
+G_END_DECLS
+#endif /* __FGRAB_URI_H__ */

@@ -1,0 +1,339 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* Inputs, outputs and analog video standards of the fake: ENUMINPUT,
+ * G_INPUT, S_INPUT, their output twins, ENUMSTD, G_STD, S_STD and
+ * QUERYSTD, modelled on vivid (each input keeps its own standard, an
+ * input without standards answers ENODATA, the standard decides the size
+ * and the nominal rate through the rules of
+ * fake_v4l2_device_add_standard_format). */
+
+#include <errno.h>
+#include <string.h>
+
+#include "fakev4l2-private.h"
+
+/* What ENUMSTD lists, as far as an input's mask has it.  Written from the
+ * uAPI's list of standards, independently of the plugin's table. */
+static const struct
+{
+  v4l2_std_id id;
+  const gchar *name;
+  gboolean lines_525;
+} std_groups[] = {
+  {V4L2_STD_NTSC, "NTSC", TRUE},
+  {V4L2_STD_NTSC_443, "NTSC-443", TRUE},
+  {V4L2_STD_PAL, "PAL", FALSE},
+  {V4L2_STD_PAL_M, "PAL-M", TRUE},
+  {V4L2_STD_PAL_N, "PAL-N", FALSE},
+  {V4L2_STD_PAL_Nc, "PAL-Nc", FALSE},
+  {V4L2_STD_PAL_60, "PAL-60", TRUE},
+  {V4L2_STD_SECAM, "SECAM", FALSE},
+};
+
+void
+fake_v4l2_routes_init (FakeV4l2Device * dev)
+{
+  dev->routes = g_array_new (FALSE, TRUE, sizeof (FakeRoute));
+  dev->std_formats = g_array_new (FALSE, TRUE, sizeof (FakeStdFormat));
+}
+
+void
+fake_v4l2_routes_clear (FakeV4l2Device * dev)
+{
+  g_array_unref (dev->routes);
+  g_array_unref (dev->std_formats);
+}
+
+/* NULL for the default input or output. */
+static FakeRoute *
+current_route (FakeV4l2Device * dev)
+{
+  if (dev->cur_route >= dev->routes->len)
+    return NULL;
+  return &g_array_index (dev->routes, FakeRoute, dev->cur_route);
+}
+
+static gboolean
+any_route_has_std (FakeV4l2Device * dev)
+{
+  guint i;
+
+  for (i = 0; i < dev->routes->len; i++)
+    if (g_array_index (dev->routes, FakeRoute, i).std != 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The hook that makes the standard decide size and rate. */
+static void
+apply_standard (FakeV4l2Device * dev)
+{
+  FakeRoute *r = current_route (dev);
+  guint i;
+
+  dev->std_locked = FALSE;
+  if (r == NULL || r->cur_std == 0)
+    return;
+
+  for (i = 0; i < dev->std_formats->len; i++) {
+    FakeStdFormat *sf = &g_array_index (dev->std_formats, FakeStdFormat, i);
+
+    if (sf->std & r->cur_std) {
+      dev->std_locked = TRUE;
+      dev->std_width = sf->width;
+      dev->std_height = sf->height;
+      dev->std_period = sf->period;
+      dev->nominal = sf->period;
+      fake_v4l2_set_timeperframe (dev, sf->period);
+      return;
+    }
+  }
+}
+
+static int
+enum_route (FakeV4l2Device * dev, void *arg)
+{
+  guint32 index;
+  FakeRoute def = { "", 0, 0, 0 }, *r;
+
+  /* index is the first field of both structs */
+  index = *(guint32 *) arg;
+  if (dev->routes->len == 0) {
+    if (index != 0)
+      return EINVAL;
+    g_strlcpy (def.name, dev->output ? "Output" : "Camera", sizeof (def.name));
+    def.type = dev->output ? V4L2_OUTPUT_TYPE_ANALOG : V4L2_INPUT_TYPE_CAMERA;
+    r = &def;
+  } else if (index >= dev->routes->len) {
+    return EINVAL;
+  } else {
+    r = &g_array_index (dev->routes, FakeRoute, index);
+  }
+
+  if (dev->output) {
+    struct v4l2_output *out = arg;
+
+    memset (out, 0, sizeof (*out));
+    out->index = index;
+    g_strlcpy ((gchar *) out->name, r->name, sizeof (out->name));
+    out->type = r->type;
+    out->std = r->std;
+    out->capabilities = r->std ? V4L2_OUT_CAP_STD : 0;
+  } else {
+    struct v4l2_input *in = arg;
+
+    memset (in, 0, sizeof (*in));
+    in->index = index;
+    g_strlcpy ((gchar *) in->name, r->name, sizeof (in->name));
+    in->type = r->type;
+    in->std = r->std;
+    in->capabilities = r->std ? V4L2_IN_CAP_STD : 0;
+  }
+  return 0;
+}
+
+static int
+s_route (FakeV4l2Device * dev, int index)
+{
+  guint n = MAX (dev->routes->len, 1);
+
+  if (index < 0 || (guint) index >= n)
+    return EINVAL;
+  dev->cur_route = index;
+  apply_standard (dev);
+  return 0;
+}
+
+/* The standard ioctls: ENOTTY on a device without standards at all,
+ * ENODATA on an input without (vivid's webcam and HDMI inputs). */
+static int
+std_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
+{
+  FakeRoute *r;
+
+  if (!any_route_has_std (dev))
+    return ENOTTY;
+  r = current_route (dev);
+  if (r == NULL || r->std == 0)
+    return ENODATA;
+
+  switch (request) {
+    case (guint32) VIDIOC_G_STD:
+    case (guint32) VIDIOC_QUERYSTD:
+      *(v4l2_std_id *) arg = r->cur_std;
+      return 0;
+    case (guint32) VIDIOC_S_STD:{
+      v4l2_std_id id = *(v4l2_std_id *) arg & r->std;
+
+      if (id == 0)
+        return EINVAL;
+      r->cur_std = id;
+      apply_standard (dev);
+      return 0;
+    }
+    case (guint32) VIDIOC_ENUMSTD:{
+      struct v4l2_standard *st = arg;
+      guint32 index = st->index, n = 0;
+      guint i;
+
+      for (i = 0; i < G_N_ELEMENTS (std_groups); i++) {
+        v4l2_std_id id = std_groups[i].id & r->std;
+
+        if (id == 0)
+          continue;
+        if (n++ == index) {
+          memset (st, 0, sizeof (*st));
+          st->index = index;
+          st->id = id;
+          g_strlcpy ((gchar *) st->name, std_groups[i].name, sizeof (st->name));
+          st->frameperiod.numerator = std_groups[i].lines_525 ? 1001 : 1;
+          st->frameperiod.denominator = std_groups[i].lines_525 ? 30000 : 25;
+          st->framelines = std_groups[i].lines_525 ? 525 : 625;
+          return 0;
+        }
+      }
+      return EINVAL;
+    }
+    default:
+      return ENOTTY;
+  }
+}
+
+gboolean
+fake_v4l2_routes_ioctl (FakeV4l2Device * dev, guint32 request, void *arg,
+    int *err)
+{
+  switch (request) {
+    case (guint32) VIDIOC_ENUMINPUT:
+      *err = dev->output ? ENOTTY : enum_route (dev, arg);
+      return TRUE;
+    case (guint32) VIDIOC_ENUMOUTPUT:
+      *err = dev->output ? enum_route (dev, arg) : ENOTTY;
+      return TRUE;
+    case (guint32) VIDIOC_G_INPUT:
+    case (guint32) VIDIOC_G_OUTPUT:
+      if (dev->output != (request == (guint32) VIDIOC_G_OUTPUT)) {
+        *err = ENOTTY;
+      } else {
+        *(int *) arg = dev->cur_route;
+        *err = 0;
+      }
+      return TRUE;
+    case (guint32) VIDIOC_S_INPUT:
+    case (guint32) VIDIOC_S_OUTPUT:
+      if (dev->output != (request == (guint32) VIDIOC_S_OUTPUT))
+        *err = ENOTTY;
+      else
+        *err = s_route (dev, *(int *) arg);
+      return TRUE;
+    case (guint32) VIDIOC_ENUMSTD:
+    case (guint32) VIDIOC_G_STD:
+    case (guint32) VIDIOC_S_STD:
+    case (guint32) VIDIOC_QUERYSTD:
+      *err = std_ioctl (dev, request, arg);
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Configuration */
+
+guint
+fake_v4l2_device_add_input (FakeV4l2Device * dev, const gchar * name,
+    guint32 type, v4l2_std_id std, v4l2_std_id cur_std)
+{
+  FakeRoute r;
+  guint index;
+
+  g_return_val_if_fail (dev != NULL, 0);
+  memset (&r, 0, sizeof (r));
+  g_strlcpy (r.name, name ? name : "", sizeof (r.name));
+  r.type = type;
+  r.std = std;
+  r.cur_std = cur_std & std;
+
+  g_mutex_lock (&fake_v4l2_lock);
+  g_array_append_val (dev->routes, r);
+  index = dev->routes->len - 1;
+  apply_standard (dev);
+  g_mutex_unlock (&fake_v4l2_lock);
+  return index;
+}
+
+guint
+fake_v4l2_device_get_input (FakeV4l2Device * dev)
+{
+  guint index;
+
+  g_return_val_if_fail (dev != NULL, 0);
+  g_mutex_lock (&fake_v4l2_lock);
+  index = dev->cur_route;
+  g_mutex_unlock (&fake_v4l2_lock);
+  return index;
+}
+
+void
+fake_v4l2_device_set_input (FakeV4l2Device * dev, guint index)
+{
+  int err;
+
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  err = s_route (dev, index);
+  g_mutex_unlock (&fake_v4l2_lock);
+  if (err != 0)
+    g_critical ("fakev4l2: %s has no input %u", dev->path, index);
+}
+
+v4l2_std_id
+fake_v4l2_device_get_std (FakeV4l2Device * dev)
+{
+  FakeRoute *r;
+  v4l2_std_id std;
+
+  g_return_val_if_fail (dev != NULL, 0);
+  g_mutex_lock (&fake_v4l2_lock);
+  r = current_route (dev);
+  std = r ? r->cur_std : 0;
+  g_mutex_unlock (&fake_v4l2_lock);
+  return std;
+}
+
+void
+fake_v4l2_device_add_standard_format (FakeV4l2Device * dev, v4l2_std_id std,
+    guint width, guint height, guint numerator, guint denominator)
+{
+  FakeStdFormat sf;
+
+  g_return_if_fail (dev != NULL);
+  memset (&sf, 0, sizeof (sf));
+  sf.std = std;
+  sf.width = width;
+  sf.height = height;
+  sf.period.numerator = numerator;
+  sf.period.denominator = denominator;
+
+  g_mutex_lock (&fake_v4l2_lock);
+  g_array_append_val (dev->std_formats, sf);
+  apply_standard (dev);
+  g_mutex_unlock (&fake_v4l2_lock);
+}
