@@ -2,7 +2,10 @@
 # Installs what is missing (Debian, as root), configures, builds and runs
 # every test tier: unit (fake device), kernel (vivid and v4l2loopback in a
 # qemu VM) and peers (FFmpeg, v4l2-ctl; they run inside the kernel tier's
-# VM).  Ends with meson's totals on one line: "N passed, N failed".
+# VM).  Then the unit tier's gst-check tests again under valgrind memcheck
+# and, in a second build with clang, under ASan+UBSan, together with the
+# libFuzzer target over driver answers (tests/fuzz).  Ends with the totals
+# of every run on one line: "N passed, N failed".
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +15,7 @@ build=${FGRAB_BUILD_DIR:-build}
 packages=(meson ninja-build pkg-config gcc libc6-dev linux-libc-dev
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  indent)
+  indent valgrind clang llvm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -43,15 +46,84 @@ else
 fi
 ninja -C "$build"
 
-set +e
-meson test -C "$build" --print-errorlogs --num-processes 2 2>&1 | tee "$build/test-output.txt"
-status=${PIPESTATUS[0]}
-set -e
+outputs=()
+status=0
+build_failures=0
 
-# Totals from meson's summary.
+# run_tests LOG ARGS...: one meson test run, its summary kept in LOG.
+run_tests () {
+  local log=$1 st
+  shift
+  outputs+=("$log")
+  set +e
+  meson test "$@" --print-errorlogs 2>&1 | tee "$log"
+  st=${PIPESTATUS[0]}
+  set -e
+  if [ "$st" != 0 ]; then status=1; fi
+}
+
+run_tests "$build/test-output.txt" -C "$build" --num-processes 2
+
+# The tests that run in-process against the fake device, which both
+# memory checkers can see whole.  Left out: tests that run another program
+# (gst-inspect-1.0, python, an installed copy) where the checking would
+# stop at the child, and the stress suite, too slow under memcheck.
+memcheck_tests () {
+  local listed t
+  listed=$(meson test -C "$1" --list 2>/dev/null | sed -n 's|^fgrab:unit / ||p')
+  for t in fakev4l2 fgrabsrc fgrabsink fgrabdeviceprovider fgraburi; do
+    if echo "$listed" | grep -qx "$t"; then echo "$t"; fi
+  done
+}
+# Without names meson would run every test: refuse instead.
+need_tests () {
+  if [ $# -eq 0 ]; then
+    echo "test.sh: no unit test to run under the memory checkers" >&2
+    exit 1
+  fi
+}
+
+# Valgrind memcheck (meson.build's "valgrind" setup: leaks and errors fail
+# a test; suppressions in tests/valgrind/fgrab.supp).
+mapfile -t unit_tests < <(memcheck_tests "$build")
+need_tests "${unit_tests[@]}"
+run_tests "$build/test-output-valgrind.txt" -C "$build" --setup valgrind \
+  --num-processes 2 "${unit_tests[@]}"
+
+# ASan+UBSan and the fuzzer: a clang build of its own, without the kernel
+# tier.  clang links the sanitizer runtimes into each test program, so the
+# fake device's LD_PRELOAD needs no ordering (see tests/fakedev/meson.build).
+sanitize_build=${FGRAB_SANITIZE_BUILD_DIR:-$build-sanitize}
+sanitize_opts=(-Dtests=enabled -Dkernel-tests=disabled -Dfuzzing=enabled
+  -Db_sanitize=address,undefined -Db_lundef=false
+  -Dc_args=-fno-sanitize-recover=undefined)
+if [ -d "$sanitize_build" ]; then
+  sanitize_setup=(meson setup --reconfigure "$sanitize_build" "${sanitize_opts[@]}")
+else
+  sanitize_setup=(meson setup "$sanitize_build" "${sanitize_opts[@]}")
+fi
+if CC=clang "${sanitize_setup[@]}" && ninja -C "$sanitize_build"; then
+  mapfile -t unit_tests < <(memcheck_tests "$sanitize_build")
+  need_tests "${unit_tests[@]}"
+  run_tests "$sanitize_build/test-output-sanitize.txt" -C "$sanitize_build" \
+    --setup sanitize --num-processes 2 "${unit_tests[@]}"
+  # replay of seeds and regressions, then a bounded fuzzing run
+  run_tests "$sanitize_build/test-output-fuzz.txt" -C "$sanitize_build" \
+    --setup sanitize --suite fuzz --num-processes 1
+else
+  echo "test.sh: the sanitizer/fuzzer build in $sanitize_build failed" >&2
+  build_failures=$((build_failures + 1))
+  status=1
+fi
+
+# Totals from meson's summaries, over every run.
 count () {
-  awk -v key="$1" -F: '$1 == key { gsub(/ /, "", $2); n = $2 } END { print n + 0 }' \
-    "$build/test-output.txt"
+  local f n total=0
+  for f in "${outputs[@]}"; do
+    n=$(awk -v key="$1" -F: '$1 == key { gsub(/ /, "", $2); n = $2 } END { print n + 0 }' "$f")
+    total=$((total + n))
+  done
+  echo "$total"
 }
 ok=$(count "Ok")
 xfail=$(count "Expected Fail")
@@ -60,9 +132,10 @@ xpass=$(count "Unexpected Pass")
 skipped=$(count "Skipped")
 timeout=$(count "Timeout")
 passed=$((ok + xfail))
-failed=$((fail + xpass + timeout))
+# A skipped test is not a passed one: the tiers must all run.  A build
+# that failed counts as a failure too.
+failed=$((fail + xpass + timeout + skipped + build_failures))
 
-# A skipped test is not a passed one: the tiers must all run.
 if [ "$skipped" -gt 0 ]; then
   echo "test.sh: $skipped test(s) skipped; every tier must run" >&2
   status=1
