@@ -1287,6 +1287,9 @@ test_read_timed (void)
 
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
   fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 50);
+  /* a deep queue while the pace is checked: a reader descheduled on a
+   * loaded host must not lose frames here */
+  fake_v4l2_device_set_buffers (dev, 32, 32);
   fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
 
   /* the first frame is there at once and starts the clock */
@@ -1304,24 +1307,28 @@ test_read_timed (void)
     g_assert_cmpint (read (fd, buf, 256), ==, 256);
     assert_raw_frame (buf, 256, i, 0);
   }
+  /* not faster than the clock (no upper bound: a loaded host is slow) */
   elapsed = g_get_monotonic_time () - start;
   g_assert_cmpint (elapsed, >=, 5 * 20000 - 2000);
-  g_assert_cmpint (elapsed, <, 5 * 20000 + 80000);
   g_assert_cmpuint (fake_v4l2_device_get_dropped_frames (dev), ==, 0);
 
   /* a slow reader: beyond readbuffers (2) the oldest frames are lost, and
    * the numbers jump */
+  fake_v4l2_device_set_buffers (dev, 2, 32);
   g_usleep (200 * 1000);
   g_assert_cmpuint (fake_v4l2_device_get_dropped_frames (dev), >=, 5);
   g_assert_cmpint (read (fd, buf, 256), ==, 256);
+  /* deep again, so that the next frame cannot be lost before it is read */
+  fake_v4l2_device_set_buffers (dev, 32, 32);
   n = buf[0] == fake_v4l2_frame_byte (6, 0) ? 6 : 0;
   g_assert_cmpuint (n, ==, 0);
-  for (n = 7; n < 30; n++)
+  for (n = 7; n < 100000; n++)
     if (buf[0] == fake_v4l2_frame_byte (n, 0) &&
         buf[1] == fake_v4l2_frame_byte (n, 1))
       break;
-  g_assert_cmpuint (n, <, 30);
+  g_assert_cmpuint (n, <, 100000);
   assert_raw_frame (buf, 256, n, 0);
+  g_assert_cmpint (poll_events (fd, POLLIN, 1000) & POLLIN, !=, 0);
   g_assert_cmpint (read (fd, buf, 256), ==, 256);
   assert_raw_frame (buf, 256, n + 1, 0);
 
@@ -1332,8 +1339,8 @@ test_read_timed (void)
   parm.parm.capture.timeperframe.denominator = 5;
   assert_ioctl_ok (fd, VIDIOC_S_PARM, &parm);
   while (read (fd, buf, 256) == 256);
-  g_assert_cmpint (poll_events (fd, POLLIN, 100), ==, 0);
-  g_assert_cmpint (poll_events (fd, POLLIN, 400) & POLLIN, !=, 0);
+  g_assert_cmpint (poll_events (fd, POLLIN, 0), ==, 0);
+  g_assert_cmpint (poll_events (fd, POLLIN, 2000) & POLLIN, !=, 0);
   close (fd);
   g_assert_cmpuint (fake_v4l2_device_get_open_count (dev), ==, 0);
   fake_v4l2_reset ();
