@@ -1,0 +1,467 @@
+/* fgrab-meter: runs one GStreamer pipeline and measures it the way
+ * fgrab-bare measures the bare loops.
+ *
+ *   fgrab-meter [options] PIPELINE-DESCRIPTION...
+ *
+ * The pipeline must have an element named "meter": its sink pad is where
+ * frames are counted (a fakesink after a source, or the sink under test).
+ * An appsrc named "feed" is fed by fgrab-meter itself:
+ *   --feed mem          the same buffer (one allocation) again and again,
+ *                       as the bare write loop does
+ *   --feed file:PATH    each frame read() from PATH (looped) into a pooled
+ *                       buffer, as a player of raw frames does
+ *   --caps CAPS         the feed's caps (raw video with width, height,
+ *                       format and framerate); buffers carry timestamps at
+ *                       that rate, so a sink with sync=true paces them
+ *
+ * Options:
+ *   --seconds S         stop S seconds after the first frame (default 10)
+ *   --warmup N          frames left out of the per-frame cost (default 10)
+ *   --fps F             the nominal frame rate (stall length)
+ *   --seq               count lost frames from a 64-bit counter in the
+ *                       first 8 bytes of each frame (fgrab-bare write --seq)
+ *   --stall-every K --stall-periods P
+ *                       the meter pad sleeps P frame periods after every
+ *                       K-th frame: a consumer that stalls now and then
+ *
+ * Output: one line of key=value pairs, the same keys as fgrab-bare:
+ *   frames            frames that reached the meter
+ *   warmup            frames left out of cpu_ms
+ *   span_s            seconds from the first to the last frame
+ *   ttfb_ms           from the NULL->PLAYING request (fgrab-bare: from
+ *                     open()) to the first frame at the meter
+ *   startup_cpu_ms    CPU time (user+sys, all threads) of the process until
+ *                     the first frame: exec, gst_init, start-up
+ *   cpu_ms            CPU time from frame warmup+1 to the last frame
+ *   cpu_per_frame_us  cpu_ms per frame over those frames
+ *   maxrss_kb         peak resident set size of the process
+ *   frame_bytes       size of the last frame
+ *   stalls            stalls made
+ *   page_off          where in its page the first frame's data starts
+ *   error             instead of the above when the run failed (an error
+ *                     message, or no frame within 20 s)
+ *   seq_first, seq_last, seq_lost   with --seq
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+/* A contender that has not delivered a frame by then never will. */
+#define FIRST_FRAME_TIMEOUT 20
+
+typedef struct
+{
+  gdouble seconds;
+  gint64 warmup;
+  gdouble fps;
+  gboolean seq;
+  gint64 stall_every;
+  gdouble stall_periods;
+  gchar *feed;
+  gchar *caps;
+
+  GMainLoop *loop;
+  GstElement *pipeline;
+  GstElement *appsrc;
+  GThread *feeder;
+  volatile gint stop;
+  gint exit_code;
+
+  /* meter, touched only from the meter pad's streaming thread until done */
+  gint64 n;
+  gdouble t_request, t_first, t_last;
+  gdouble c_first, c_warm, c_last;
+  guint64 seq_first, seq_last, seq_prev;
+  gint64 seq_lost, stalls;
+  gsize frame_bytes;
+  guint page_off;
+  glong maxrss;
+  gboolean done;
+} Meter;
+
+static gdouble
+now_s (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+static gdouble
+cpu_s (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static glong
+maxrss_kb (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+static gboolean
+quit_idle (gpointer data)
+{
+  g_main_loop_quit (((Meter *) data)->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static GstPadProbeReturn
+meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Meter *m = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gdouble t;
+
+  if (m->done)
+    return GST_PAD_PROBE_DROP;
+  t = now_s ();
+  m->n++;
+  m->frame_bytes = gst_buffer_get_size (buf);
+  if (m->seq) {
+    guint64 s = 0;
+
+    gst_buffer_extract (buf, 0, &s, sizeof (s));
+    if (m->n == 1)
+      m->seq_first = s;
+    else if (s > m->seq_prev + 1)
+      m->seq_lost += s - m->seq_prev - 1;
+    m->seq_prev = s;
+    m->seq_last = s;
+  }
+  if (m->n == 1) {
+    GstMapInfo map;
+
+    m->t_first = t;
+    if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
+      m->page_off = GPOINTER_TO_SIZE (map.data) & 4095;
+      gst_buffer_unmap (buf, &map);
+    }
+    m->c_first = cpu_s ();
+  }
+  if (m->n == m->warmup + 1)
+    m->c_warm = cpu_s ();
+  m->t_last = t;
+  if (t - m->t_first >= m->seconds) {
+    m->c_last = cpu_s ();
+    m->maxrss = maxrss_kb ();
+    m->done = TRUE;
+    g_atomic_int_set (&m->stop, 1);
+    g_idle_add (quit_idle, m);
+    return GST_PAD_PROBE_OK;
+  }
+  if (m->stall_every > 0 && m->n % m->stall_every == 0) {
+    m->stalls++;
+    g_usleep ((gulong) (m->stall_periods / m->fps * 1e6));
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static gpointer
+feeder_thread (gpointer data)
+{
+  Meter *m = data;
+  GstCaps *caps = gst_caps_from_string (m->caps);
+  GstVideoInfo vinfo;
+  GstBuffer *one = NULL;
+  GstBufferPool *pool = NULL;
+  GstClockTime period;
+  gint fd = -1;
+  off_t off = 0, fsize = 0;
+  guint64 i;
+
+  if (!caps || !gst_video_info_from_caps (&vinfo, caps)) {
+    g_printerr ("fgrab-meter: bad --caps %s\n", m->caps);
+    exit (2);
+  }
+  period = gst_util_uint64_scale_int (GST_SECOND, vinfo.fps_d,
+      MAX (vinfo.fps_n, 1));
+  if (g_str_has_prefix (m->feed, "file:")) {
+    GstStructure *config;
+
+    fd = open (m->feed + 5, O_RDONLY);
+    if (fd < 0) {
+      g_printerr ("fgrab-meter: %s: %s\n", m->feed + 5, g_strerror (errno));
+      exit (2);
+    }
+    fsize = lseek (fd, 0, SEEK_END);
+    pool = gst_buffer_pool_new ();
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, vinfo.size, 2, 0);
+    gst_buffer_pool_set_config (pool, config);
+    gst_buffer_pool_set_active (pool, TRUE);
+  } else {
+    GstMapInfo map;
+
+    one = gst_buffer_new_allocate (NULL, vinfo.size, NULL);
+    gst_buffer_map (one, &map, GST_MAP_WRITE);
+    memset (map.data, 0x80, map.size);
+    gst_buffer_unmap (one, &map);
+  }
+
+  for (i = 0; !g_atomic_int_get (&m->stop); i++) {
+    GstBuffer *buf;
+
+    if (pool) {
+      GstMapInfo map;
+
+      if (gst_buffer_pool_acquire_buffer (pool, &buf, NULL) != GST_FLOW_OK)
+        break;
+      if (off + (off_t) vinfo.size > fsize)
+        off = 0;
+      gst_buffer_map (buf, &map, GST_MAP_WRITE);
+      if (pread (fd, map.data, vinfo.size, off) != (ssize_t) vinfo.size) {
+        g_printerr ("fgrab-meter: short read from %s\n", m->feed + 5);
+        exit (2);
+      }
+      gst_buffer_unmap (buf, &map);
+      off += vinfo.size;
+    } else {
+      buf = gst_buffer_copy (one);
+    }
+    GST_BUFFER_PTS (buf) = i * period;
+    GST_BUFFER_DURATION (buf) = period;
+    if (gst_app_src_push_buffer (GST_APP_SRC (m->appsrc), buf) != GST_FLOW_OK)
+      break;
+  }
+  if (one)
+    gst_buffer_unref (one);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  if (fd >= 0)
+    close (fd);
+  gst_caps_unref (caps);
+  return NULL;
+}
+
+static gboolean
+bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Meter *m = data;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:{
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &err, &dbg);
+      g_printerr ("fgrab-meter: ERROR from %s: %s\n%s\n",
+          GST_OBJECT_NAME (msg->src), err->message, dbg ? dbg : "");
+      g_print ("error=\"%s\"\n", err->message);
+      g_clear_error (&err);
+      g_free (dbg);
+      m->exit_code = 1;
+      g_main_loop_quit (m->loop);
+      break;
+    }
+    case GST_MESSAGE_WARNING:{
+      GError *err = NULL;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      g_printerr ("fgrab-meter: WARNING from %s: %s\n",
+          GST_OBJECT_NAME (msg->src), err->message);
+      g_clear_error (&err);
+      break;
+    }
+    case GST_MESSAGE_EOS:
+      g_printerr ("fgrab-meter: unexpected EOS\n");
+      m->exit_code = 1;
+      g_main_loop_quit (m->loop);
+      break;
+    default:
+      break;
+  }
+  return TRUE;
+}
+
+static gboolean
+first_timeout_cb (gpointer data)
+{
+  Meter *m = data;
+
+  if (m->n > 0)
+    return G_SOURCE_REMOVE;
+  g_printerr ("fgrab-meter: no frame within %d s\n", FIRST_FRAME_TIMEOUT);
+  g_print ("error=\"no frame within %d s\"\n", FIRST_FRAME_TIMEOUT);
+  m->exit_code = 1;
+  g_main_loop_quit (m->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  Meter *m = data;
+
+  g_printerr ("fgrab-meter: no end after %.0f s (%" G_GINT64_FORMAT
+      " frames)\n", m->seconds + 60, m->n);
+  g_print ("error=\"timeout\"\n");
+  m->exit_code = 1;
+  g_main_loop_quit (m->loop);
+  return G_SOURCE_REMOVE;
+}
+
+int
+main (int argc, char **argv)
+{
+  Meter m = { 0 };
+  gchar *stall_every = NULL, *warmup = NULL;
+  gchar *desc;
+  GError *err = NULL;
+  GOptionContext *ctx;
+  GstElement *meter;
+  GstPad *pad;
+  GOptionEntry entries[] = {
+    {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &m.seconds, "run time", "S"},
+    {"warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "warm-up frames", "N"},
+    {"fps", 0, 0, G_OPTION_ARG_DOUBLE, &m.fps, "nominal rate", "F"},
+    {"seq", 0, 0, G_OPTION_ARG_NONE, &m.seq, "count lost frames", NULL},
+    {"stall-every", 0, 0, G_OPTION_ARG_STRING, &stall_every, "stall", "K"},
+    {"stall-periods", 0, 0, G_OPTION_ARG_DOUBLE, &m.stall_periods, "", "P"},
+    {"feed", 0, 0, G_OPTION_ARG_STRING, &m.feed, "appsrc feed", "MODE"},
+    {"caps", 0, 0, G_OPTION_ARG_STRING, &m.caps, "feed caps", "CAPS"},
+    {NULL}
+  };
+
+  m.seconds = 10;
+  m.fps = 30;
+  ctx = g_option_context_new ("PIPELINE-DESCRIPTION");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    g_printerr ("fgrab-meter: %s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  m.warmup = warmup ? g_ascii_strtoll (warmup, NULL, 10) : 10;
+  m.stall_every = stall_every ? g_ascii_strtoll (stall_every, NULL, 10) : 0;
+  if (argc < 2) {
+    g_printerr ("fgrab-meter: no pipeline\n");
+    return 2;
+  }
+  desc = g_strjoinv (" ", argv + 1);
+  m.pipeline = gst_parse_launch (desc, &err);
+  if (!m.pipeline || err) {
+    g_printerr ("fgrab-meter: %s\n", err ? err->message : "parse error");
+    g_print ("error=\"parse\"\n");
+    return 1;
+  }
+  meter = gst_bin_get_by_name (GST_BIN (m.pipeline), "meter");
+  if (!meter) {
+    g_printerr ("fgrab-meter: no element named meter\n");
+    return 2;
+  }
+  pad = gst_element_get_static_pad (meter, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, meter_probe, &m, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (meter);
+  m.appsrc = gst_bin_get_by_name (GST_BIN (m.pipeline), "feed");
+  if (m.appsrc) {
+    GstCaps *caps;
+    GstVideoInfo vinfo;
+
+    if (!m.feed || !m.caps) {
+      g_printerr ("fgrab-meter: appsrc feed needs --feed and --caps\n");
+      return 2;
+    }
+    caps = gst_caps_from_string (m.caps);
+    if (!caps || !gst_video_info_from_caps (&vinfo, caps)) {
+      g_printerr ("fgrab-meter: bad --caps %s\n", m.caps);
+      return 2;
+    }
+    /* Fixed caps as negotiation would make them: the feed's intersected
+     * with what the sink takes once its device is open (READY), then
+     * fixated (v4l2sink takes only the colorimetry the driver reports). */
+    g_object_set (m.appsrc, "format", GST_FORMAT_TIME, "block", TRUE,
+        "max-bytes", (guint64) vinfo.size * 2, NULL);
+    m.t_request = now_s ();
+    if (gst_element_set_state (m.pipeline, GST_STATE_READY) ==
+        GST_STATE_CHANGE_FAILURE) {
+      g_printerr ("fgrab-meter: READY failed\n");
+      g_print ("error=\"could not open the device (READY failed)\"\n");
+      return 1;
+    }
+    {
+      GstPad *spad = gst_element_get_static_pad (m.appsrc, "src");
+      GstPad *peer = gst_pad_get_peer (spad);
+      GstCaps *ok = peer ? gst_pad_query_caps (peer, caps) : NULL;
+      gchar *str;
+
+      if (!ok || gst_caps_is_empty (ok)) {
+        g_printerr ("fgrab-meter: the sink takes none of %s\n", m.caps);
+        g_print ("error=\"not negotiated\"\n");
+        return 1;
+      }
+      gst_caps_unref (caps);
+      caps = gst_caps_fixate (ok);
+      str = gst_caps_to_string (caps);
+      g_printerr ("fgrab-meter: feed caps %s\n", str);
+      g_free (str);
+      if (peer)
+        gst_object_unref (peer);
+      gst_object_unref (spad);
+    }
+    g_object_set (m.appsrc, "caps", caps, NULL);
+    gst_caps_unref (caps);
+  }
+
+  m.loop = g_main_loop_new (NULL, FALSE);
+  gst_bus_add_watch (GST_ELEMENT_BUS (m.pipeline), bus_cb, &m);
+  g_timeout_add_seconds ((guint) m.seconds + 60, timeout_cb, &m);
+  g_timeout_add_seconds (FIRST_FRAME_TIMEOUT, first_timeout_cb, &m);
+
+  if (!m.appsrc)
+    m.t_request = now_s ();
+  if (gst_element_set_state (m.pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE)
+    g_printerr ("fgrab-meter: PLAYING failed (the bus says why)\n");
+  if (m.appsrc)
+    m.feeder = g_thread_new ("feeder", feeder_thread, &m);
+  g_main_loop_run (m.loop);
+  g_atomic_int_set (&m.stop, 1);
+
+  if (m.done && m.exit_code == 0) {
+    gint64 steady = m.n - m.warmup - 1;
+
+    g_print ("frames=%" G_GINT64_FORMAT " warmup=%" G_GINT64_FORMAT
+        " span_s=%.6f ttfb_ms=%.3f startup_cpu_ms=%.3f cpu_ms=%.3f"
+        " cpu_per_frame_us=%.3f maxrss_kb=%ld frame_bytes=%" G_GSIZE_FORMAT
+        " stalls=%" G_GINT64_FORMAT " page_off=%u", m.n, m.warmup,
+        m.t_last - m.t_first, (m.t_first - m.t_request) * 1e3, m.c_first * 1e3,
+        (m.c_last - m.c_warm) * 1e3,
+        steady > 0 ? (m.c_last - m.c_warm) * 1e6 / steady : 0.0, m.maxrss,
+        m.frame_bytes, m.stalls, m.page_off);
+    if (m.seq)
+      g_print (" seq_first=%" G_GUINT64_FORMAT " seq_last=%" G_GUINT64_FORMAT
+          " seq_lost=%" G_GINT64_FORMAT, m.seq_first, m.seq_last, m.seq_lost);
+    g_print ("\n");
+  } else if (m.exit_code == 0) {
+    m.exit_code = 1;
+  }
+  /* A pusher blocked in a full appsrc is released by the state change. */
+  gst_element_set_state (m.pipeline, GST_STATE_NULL);
+  if (m.feeder)
+    g_thread_join (m.feeder);
+  if (m.appsrc)
+    gst_object_unref (m.appsrc);
+  gst_object_unref (m.pipeline);
+  g_free (desc);
+  return m.exit_code;
+}

@@ -1,0 +1,306 @@
+#!/bin/bash
+# Runs inside the kernel tier's VM (started by bench/run.sh through
+# tests/kernel/vm.sh): every benchmark group, the contenders of each cell
+# alternated (A B C D A B C D ...) for REPS repetitions.  One line per run is
+# appended to $FGRAB_OUT/results.txt:
+#   group=G cell=C contender=X rep=N fps=F <key=value pairs of the tool>
+# (or error="..." when the run failed).  bench/report.py makes the tables.
+#
+#   guest-bench.sh SECONDS REPS SOAK_SECONDS [GROUP...]
+# Groups: capture loopback slow output output-fast vivid-out soak (default: all)
+#@vivid: n_devs=1 node_types=0x101
+#@v4l2loopback: devices=1 video_nr=10 card_label=loop
+set -uo pipefail
+
+SECS=${1:-10}
+REPS=${2:-3}
+SOAK=${3:-60}
+shift 3 2>/dev/null || shift $#
+GROUPS_RUN=("$@")
+[ ${#GROUPS_RUN[@]} -gt 0 ] || GROUPS_RUN=(capture loopback slow output output-fast vivid-out soak)
+
+BIN=$FGRAB_BUILD_DIR/bench
+BARE=$BIN/fgrab-bare
+METER=$BIN/fgrab-meter
+PRELOAD=$BIN/fgrab-meter-preload.so
+RES=$FGRAB_OUT/results.txt
+LOGS=$FGRAB_OUT/logs
+mkdir -p "$LOGS"
+CAP=/dev/video0
+VOUT=/dev/video1
+LOOP=/dev/video10
+export GST_DEBUG_NO_COLOR=1
+STALL_EVERY=15
+STALL_PERIODS=3
+
+say() { echo "bench: $*"; }
+
+# record GROUP CELL CONTENDER REP FPS LOG: append the tool's result line
+record() {
+	local line
+	line=$(grep -E '^(frames=|error=)' "$6" | tail -n1)
+	if [ -z "$line" ]; then
+		# the program's own complaint (FFmpeg's), quotes and newlines removed
+		line=$(grep -v '^fgrab-' "$6" | head -n1 | tr -d '"\n')
+		line="error=\"exit $RUN_RC: ${line:-no output}\""
+	fi
+	echo "group=$1 cell=$2 contender=$3 rep=$4 fps=$5 $line" >>"$RES"
+	say "$2 $3 rep $4: $line"
+}
+
+# run LOG TIMEOUT CMD...: run a contender, its output (and stderr) in LOG
+run() {
+	local log=$1 tmo=$2
+	shift 2
+	timeout -k 5 "$tmo" "$@" >"$log" 2>&1 </dev/null
+	RUN_RC=$?
+}
+
+# max_fps W H: the highest rate vivid's webcam input offers at that size
+# (decimal, e.g. 12.5)
+max_fps() {
+	v4l2-ctl -d $CAP --list-frameintervals="width=$1,height=$2,pixelformat=YUYV" 2>/dev/null |
+		sed -n 's/.*(\([0-9.]*\) fps).*/\1/p' | sort -g | tail -n1 | sed -e 's/\.0*$//' -e 's/\(\.[0-9]*[1-9]\)0*$/\1/'
+}
+
+# frac RATE: a decimal rate as a caps fraction (12.5 -> 25/2)
+frac() {
+	awk -v r="$1" 'BEGIN { n = int(r * 1000 + 0.5); d = 1000; a = n; b = d
+		while (b) { t = a % b; a = b; b = t }; printf "%d/%d", n / a, d / a }'
+}
+
+# gcaps W H [RATE]: raw YUY2 caps
+gcaps() { echo "video/x-raw,format=YUY2,width=$1,height=$2${3:+,framerate=$(frac "$3")}"; }
+
+# ----------------------------------------------------------------- capture
+# capture_cell GROUP CELL W H FPS [STALL-OPTS...]: the four capture contenders
+capture_cell() {
+	local group=$1 cell=$2 w=$3 h=$4 fps=$5 rep c log
+	shift 5
+	local bstall=() mstall=()
+	if [ $# -gt 0 ]; then
+		bstall=(--stall-every $STALL_EVERY --stall-periods $STALL_PERIODS)
+		mstall=(--stall-every $STALL_EVERY --stall-periods $STALL_PERIODS)
+	fi
+	local tmo=$((SECS + 60))
+	for rep in $(seq "$REPS"); do
+		for c in bare fgrabsrc v4l2src-rw v4l2src-mmap; do
+			log=$LOGS/$cell-$c-$rep.log
+			case $c in
+			bare) run "$log" $tmo "$BARE" read $CAP --fmt "${w}x$h:YUYV" --fps "$fps" \
+				--seconds "$SECS" "${bstall[@]}" ;;
+			fgrabsrc) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \
+				fgrabsrc device=$CAP ! "$(gcaps "$w" "$h" "$fps")" ! fakesink name=meter sync=false ;;
+			v4l2src-rw) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \
+				v4l2src device=$CAP io-mode=rw ! "$(gcaps "$w" "$h" "$fps")" ! fakesink name=meter sync=false ;;
+			v4l2src-mmap) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \
+				v4l2src device=$CAP io-mode=mmap ! "$(gcaps "$w" "$h" "$fps")" ! fakesink name=meter sync=false ;;
+			esac
+			record "$group" "$cell" $c "$rep" "$fps" "$log"
+		done
+	done
+}
+
+group_capture() {
+	local s w h fps
+	for s in 320x180 640x360 1280x720 1920x1080; do
+		w=${s%x*} h=${s#*x}
+		fps=$(max_fps "$w" "$h")
+		say "vivid $s: highest rate $fps fps"
+		capture_cell capture "vivid-$s" "$w" "$h" "$fps"
+	done
+}
+
+group_slow() {
+	local fps
+	fps=$(max_fps 640 360)
+	say "slow consumer: vivid 640x360 at $fps fps, a stall of $STALL_PERIODS periods every $STALL_EVERY frames"
+	capture_cell slow "vivid-640x360-stall" 640 360 "$fps" stall
+}
+
+# start_loop_writer TAG [FGRAB-BARE-OPTS...]: bare writer into the loopback as
+# fast as it goes, each frame stamped with its number; waits until it runs
+start_loop_writer() {
+	local tag=$1 i
+	shift
+	"$BARE" write $LOOP --fmt 1920x1080:YUYV --seq --seconds $((SECS + 40)) "$@" \
+		>"$LOGS/$tag-writer.log" 2>&1 </dev/null &
+	WRITER=$!
+	for i in $(seq 50); do
+		grep -q 'frames of' "$LOGS/$tag-writer.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 0.5
+}
+stop_loop_writer() {
+	kill "$WRITER" 2>/dev/null
+	wait "$WRITER" 2>/dev/null
+}
+
+group_loopback() {
+	local rep c log cell=loopback-1920x1080 caps tmo=$((SECS + 60))
+	caps=$(gcaps 1920 1080)
+	for rep in $(seq "$REPS"); do
+		for c in bare fgrabsrc v4l2src-rw v4l2src-mmap; do
+			log=$LOGS/$cell-$c-$rep.log
+			start_loop_writer "$cell-$c-$rep"
+			case $c in
+			# read first: v4l2loopback 0.12 never wakes a reader's poll
+			bare) run "$log" $tmo "$BARE" read $LOOP --io-first --seq --seconds "$SECS" ;;
+			fgrabsrc) run "$log" $tmo "$METER" --seq --seconds "$SECS" \
+				fgrabsrc device=$LOOP ! "$caps" ! fakesink name=meter sync=false ;;
+			v4l2src-rw) run "$log" $tmo "$METER" --seq --seconds "$SECS" \
+				v4l2src device=$LOOP io-mode=rw ! "$caps" ! fakesink name=meter sync=false ;;
+			v4l2src-mmap) run "$log" $tmo "$METER" --seq --seconds "$SECS" \
+				v4l2src device=$LOOP io-mode=mmap ! "$caps" ! fakesink name=meter sync=false ;;
+			esac
+			stop_loop_writer
+			record loopback $cell $c "$rep" 0 "$log"
+			# what the writer managed meanwhile (its own line, for the record)
+			echo "group=loopback-writer cell=$cell contender=$c rep=$rep fps=0 $(grep -E '^frames=' "$LOGS/$cell-$c-$rep-writer.log" | tail -n1)" >>"$RES"
+		done
+	done
+}
+
+# ------------------------------------------------------------------ output
+FRAMES_FILE=/tmp/bench-frames.yuv
+make_frames_file() { # 8 frames of 1920x1080 YUY2
+	[ -s $FRAMES_FILE ] || head -c $((1920 * 1080 * 2 * 8)) /dev/urandom >$FRAMES_FILE
+}
+
+# output_contender DEV CELL C REP FPS PACED LOG W H: one output run
+output_contender() {
+	local dev=$1 cell=$2 c=$3 rep=$4 fps=$5 paced=$6 log=$7 w=$8 h=$9
+	local caps tmo=$((SECS + 60)) bfps=() sync=false re=()
+	caps=$(gcaps "$w" "$h" 30)
+	if [ "$paced" = 1 ]; then
+		bfps=(--fps 30) sync=true re=(-re)
+	fi
+	case $c in
+	bare-mem) run "$log" $tmo "$BARE" write "$dev" --fmt "${w}x$h:YUYV" "${bfps[@]}" --seconds "$SECS" ;;
+	bare-file) run "$log" $tmo "$BARE" write "$dev" --fmt "${w}x$h:YUYV" "${bfps[@]}" --from $FRAMES_FILE \
+		--seconds "$SECS" ;;
+	fgrabsink-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem --caps "$caps" \
+		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync ;;
+	fgrabsink-file) run "$log" $tmo "$METER" --seconds "$SECS" --feed file:$FRAMES_FILE --caps "$caps" \
+		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync ;;
+	v4l2sink-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem --caps "$caps" \
+		appsrc name=feed ! v4l2sink name=meter device="$dev" io-mode=mmap sync=$sync ;;
+	ffmpeg-file)
+		rm -f "$log.meter"
+		FGRAB_METER_OUT=$log.meter FGRAB_METER_SECONDS=$SECS LD_PRELOAD=$PRELOAD \
+			run "$log" $tmo ffmpeg -nostdin -hide_banner -loglevel error "${re[@]}" -stream_loop -1 \
+			-f rawvideo -pix_fmt yuyv422 -s "${w}x$h" -r 30 -i $FRAMES_FILE -f v4l2 "$dev"
+		[ -s "$log.meter" ] && cat "$log.meter" >>"$log"
+		;;
+	esac
+}
+
+OUT_CONTENDERS=(bare-mem fgrabsink-mem v4l2sink-mem bare-file fgrabsink-file ffmpeg-file)
+
+# loopback_output GROUP PACED: the contenders write 1920x1080 into the
+# loopback; a bare reader on the other side counts what arrives
+loopback_output() {
+	local group=$1 paced=$2 cell rep c log reader rlog
+	cell=loopback-1920x1080-$([ "$paced" = 1 ] && echo 30fps || echo fast)
+	make_frames_file
+	for rep in $(seq "$REPS"); do
+		for c in "${OUT_CONTENDERS[@]}"; do
+			log=$LOGS/$cell-$c-$rep.log rlog=$LOGS/$cell-$c-$rep-reader.log
+			(
+				# the reader starts once the writer has set the format
+				for _ in $(seq 100); do
+					v4l2-ctl -d $LOOP --get-fmt-video 2>/dev/null | grep -q '1920/1080' && break
+					sleep 0.1
+				done
+				sleep 1
+				timeout -k 2 $((SECS + 30)) "$BARE" read $LOOP --io-first --idle-end 3 --warmup 0 --seconds $((SECS - 3)) >"$rlog" 2>&1 </dev/null
+			) &
+			reader=$!
+			output_contender $LOOP "$cell" "$c" "$rep" 30 "$paced" "$log" 1920 1080
+			wait "$reader" 2>/dev/null
+			record "$group" "$cell" "$c" "$rep" 30 "$log"
+			echo "group=$group-reader cell=$cell contender=$c rep=$rep fps=30 $(grep -E '^(frames=|error=)' "$rlog" | tail -n1)" >>"$RES"
+		done
+	done
+}
+group_output() { loopback_output output 1; }
+group_output_fast() { loopback_output output-fast 0; }
+
+group_vivid_out() {
+	local hdmi rep c log cell=vivid-out-1280x720
+	make_frames_file
+	hdmi=$(v4l2-ctl -d $VOUT --list-outputs 2>/dev/null | awk '/Output/ {i=$3} /Name.*HDMI/ {print i; exit}')
+	v4l2-ctl -d $VOUT -o "${hdmi:-1}" >/dev/null 2>&1
+	say "vivid output: HDMI is output ${hdmi:-?}; $(v4l2-ctl -d $VOUT --get-output 2>&1 | head -n1)"
+	# one repetition: on kernels whose vivid-out refuses write() the outcome
+	# is the same every time
+	for rep in 1; do
+		for c in "${OUT_CONTENDERS[@]}"; do
+			log=$LOGS/$cell-$c-$rep.log
+			output_contender $VOUT $cell "$c" "$rep" 30 1 "$log" 1280 720
+			record vivid-out $cell "$c" "$rep" 30 "$log"
+		done
+	done
+}
+
+# ------------------------------------------------------------------- soak
+# The elements (and v4l2src rw) at the device rate for SOAK seconds, once.
+group_soak() {
+	local fps log caps S=$SOAK tmo=$((SOAK + 60))
+	fps=$(max_fps 640 360)
+	caps=$(gcaps 640 360 "$fps")
+	log=$LOGS/soak-fgrabsrc.log
+	run "$log" $tmo "$METER" --seconds "$S" --fps "$fps" fgrabsrc device=$CAP ! "$caps" ! fakesink name=meter sync=false
+	record soak vivid-640x360-${S}s fgrabsrc 1 "$fps" "$log"
+	log=$LOGS/soak-v4l2src-rw.log
+	run "$log" $tmo "$METER" --seconds "$S" --fps "$fps" v4l2src device=$CAP io-mode=rw ! "$caps" ! fakesink name=meter sync=false
+	record soak vivid-640x360-${S}s v4l2src-rw 1 "$fps" "$log"
+	log=$LOGS/soak-bare.log
+	run "$log" $tmo "$BARE" read $CAP --fmt 640x360:YUYV --fps "$fps" --seconds "$S"
+	record soak vivid-640x360-${S}s bare 1 "$fps" "$log"
+	local save=$SECS
+	SECS=$S
+	loopback_soak
+	SECS=$save
+}
+loopback_soak() {
+	local c log rlog reader cell=loopback-1920x1080-30fps-${SECS}s
+	make_frames_file
+	for c in fgrabsink-mem bare-mem; do
+		log=$LOGS/soak-$c.log rlog=$LOGS/soak-$c-reader.log
+		(
+			for _ in $(seq 100); do
+				v4l2-ctl -d $LOOP --get-fmt-video 2>/dev/null | grep -q '1920/1080' && break
+				sleep 0.1
+			done
+			sleep 1
+			timeout -k 2 $((SECS + 30)) "$BARE" read $LOOP --io-first --idle-end 3 --warmup 0 --seconds $((SECS - 3)) >"$rlog" 2>&1 </dev/null
+		) &
+		reader=$!
+		output_contender $LOOP "$cell" $c 1 30 1 "$log" 1920 1080
+		wait "$reader" 2>/dev/null
+		record soak "$cell" $c 1 30 "$log"
+		echo "group=soak-reader cell=$cell contender=$c rep=1 fps=30 $(grep -E '^(frames=|error=)' "$rlog" | tail -n1)" >>"$RES"
+	done
+}
+
+# ------------------------------------------------------------------- main
+for t in "$BARE" "$METER" "$PRELOAD"; do
+	[ -e "$t" ] || { echo "bench: $t missing (bench/run.sh builds it)"; exit 1; }
+done
+gst-inspect-1.0 fgrabsrc >/dev/null 2>&1 || { echo "bench: fgrabsrc not found"; exit 1; }
+: >"$RES"
+{
+	echo "# kernel $(uname -r), $(nproc) vCPUs, seconds=$SECS reps=$REPS soak=$SOAK"
+	echo "# gstreamer $(gst-launch-1.0 --version | sed -n 2p)"
+	echo "# ffmpeg $(ffmpeg -version | head -n1)"
+	echo "# v4l2loopback $(dpkg-query -W -f='${Version}' v4l2loopback-dkms 2>/dev/null)"
+} >>"$RES"
+t0=$SECONDS
+for g in "${GROUPS_RUN[@]}"; do
+	say "=== group $g ($((SECONDS - t0)) s so far)"
+	"group_${g//-/_}"
+done
+say "done in $((SECONDS - t0)) s"
+exit 0
