@@ -19,6 +19,19 @@ start_writer() {
 		fatal "$tag: fgrabsink did not configure $DEV within 30 s"
 	fi
 	info "fgrabsink configured $DEV: $(grep -o 'payload [0-9]* bytes (driver.s sizeimage [0-9]*)' "$WRITER_LOG" | head -n1)"
+	wait_capture_format "$tag"
+}
+
+# wait_capture_format TAG: until the loopback lists a capture format, which
+# it does once the writer's first frame is in (a reader opened before that
+# finds no format); ends the scenario if that takes over 30 s.
+wait_capture_format() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		v4l2-ctl -d "$DEV" --list-formats 2>/dev/null | grep -q "^[[:space:]]*\[[0-9]*\]:" && return 0
+		sleep 0.1
+	done
+	fatal "$1: $DEV lists no capture format 30 s after fgrabsink configured it"
 }
 
 # finish_writer TAG: waits for the writer; checks it ended with EOS, exit 0.

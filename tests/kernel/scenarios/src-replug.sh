@@ -62,6 +62,11 @@ wait_for_log "$wlog" 'configured video/x-raw' 30 || {
 	show_log "$wlog"
 	fatal "the first writer did not configure $DEV"
 }
+# a reader finds a format once the writer's first frame is in
+for _ in $(seq 1 300); do
+	v4l2-ctl -d $DEV --list-formats 2>/dev/null | grep -q "'YUYV'" && break
+	sleep 0.1
+done
 capdir=$(fresh_dir capture)
 GST_DEBUG=fgrabsrc:4 gst_bg reader -e fgrabsrc device=$DEV ! "video/x-raw,width=$W,height=$H" \
 	! multifilesink sync=false location="$capdir/%05d.yuv"
