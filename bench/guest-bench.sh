@@ -84,9 +84,13 @@ capture_cell() {
 	fi
 	local tmo=$((SECS + 60))
 	for rep in $(seq "$REPS"); do
-		for c in bare fgrabsrc v4l2src-rw v4l2src-mmap; do
+		for c in bare-longpoll bare fgrabsrc v4l2src-rw v4l2src-mmap; do
 			log=$LOGS/$cell-$c-$rep.log
 			case $c in
+			# the floor: vivid's poll works, so a wait never needs to end early
+			bare-longpoll) run "$log" $tmo "$BARE" read $CAP --fmt "${w}x$h:YUYV" --fps "$fps" \
+				--poll-timeout-ms 1000 --seconds "$SECS" "${bstall[@]}" ;;
+			# with the half-period poll timeout fgrabsrc uses until poll has woken it
 			bare) run "$log" $tmo "$BARE" read $CAP --fmt "${w}x$h:YUYV" --fps "$fps" \
 				--seconds "$SECS" "${bstall[@]}" ;;
 			fgrabsrc) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \

@@ -12,8 +12,9 @@ import statistics
 import sys
 
 BASELINE = {
-    "capture": {None: "bare"},
-    "slow": {None: "bare"},
+    "capture": {None: "bare-longpoll"},
+    "slow": {None: "bare-longpoll"},
+    "floor": {None: "bare-longpoll"},
     "loopback": {None: "bare"},
     "soak": {None: "bare", "mem": "bare-mem"},
     "output": {"mem": "bare-mem", "file": "bare-file"},
@@ -118,6 +119,8 @@ def main():
             errs = [d["error"] for d in ds if "error" in d]
             cpf = [num(d, "cpu_per_frame_us") for d in ok]
             base = byc.get(base_of.get(kind(c), base_of.get(None, "bare")))
+            if base is None:  # runs made before the bare-longpoll baseline
+                base = byc.get("bare")
             ratios = []
             if base:
                 bymrep = {b["rep"]: b for b in base if "error" not in b}

@@ -39,8 +39,8 @@ cc "${cflags[@]}" -o "$build/bench/fgrab-meter" bench/fgrab-meter.c \
 cc "${cflags[@]}" -shared -fPIC -o "$build/bench/fgrab-meter-preload.so" \
 	bench/fgrab-meter-preload.c -ldl
 
-# 40 runs a repetition, each the run time plus a few seconds of start-up
-tmo=$(((secs + 8) * 40 * reps + 2 * soak + 600))
+# 46 runs a repetition, each the run time plus a few seconds of start-up
+tmo=$(((secs + 8) * 46 * reps + 2 * soak + 600))
 echo "run.sh: ${secs} s a run, $reps repetitions, ${soak} s soak; VM limit ${tmo} s"
 FGRAB_BUILD_DIR=$build tests/kernel/vm.sh run --out "$out" --timeout "$tmo" \
 	bench/guest-bench.sh "$secs" "$reps" "$soak" "$@"
