@@ -1,7 +1,7 @@
 #!/bin/bash
 # Helpers shared by the scenarios in which fgrabsink writes a live videotestsrc
-# sequence into v4l2loopback. They use the scenario's DEV, CAPS, PATTERN,
-# FRAME_BYTES and REF_IDX. Source after lib.sh.
+# sequence into v4l2loopback. They use the scenario's DEV, CAPS, PATTERN, W,
+# H and FRAME_BYTES; reference sets REF_LIST and REF_IDX. Source after lib.sh.
 
 # start_writer TAG FRAMES [FGRABSINK-PROPS...]: fgrabsink writes FRAMES of the
 # live sequence in the background (gst-launch -e: SIGINT ends it with EOS);
@@ -58,6 +58,34 @@ while True:
         break
     print(hashlib.md5(b).hexdigest(), len(b))
 ' "$FRAME_BYTES" "$1"
+}
+
+# reference N: the md5 of each of the N frames the writer will send, in
+# REF_LIST (in order) and REF_IDX (md5 -> index); checks that there are N,
+# each of FRAME_BYTES bytes and all different (the scenarios tell frames
+# apart by their md5).
+reference() {
+	local n=$1 m sz i ref_bad=0 rc
+	section "reference: md5 of each of the $n frames sent ($PATTERN, ${W}x$H YUY2)"
+	set +e
+	gst-launch-1.0 -q videotestsrc pattern="$PATTERN" num-buffers="$n" ! "$CAPS" ! fdsink fd=1 \
+		2>"$KT_LOGS/reference.log" | md5s - >"$KT_WORK/ref.md5"
+	rc=("${PIPESTATUS[@]}")
+	set -e
+	if [ "${rc[0]}" -ne 0 ] || [ "${rc[1]}" -ne 0 ]; then
+		show_log "$KT_LOGS/reference.log"
+		fatal "cannot compute the reference md5s (gst-launch exit ${rc[0]}, md5 exit ${rc[1]})"
+	fi
+	REF_LIST=()
+	while read -r m sz; do
+		REF_LIST+=("$m")
+		[ "$sz" = "$FRAME_BYTES" ] || ref_bad=$((ref_bad + 1))
+	done <"$KT_WORK/ref.md5"
+	expect_eq "reference: frames rendered" "${#REF_LIST[@]}" "$n"
+	expect_eq "reference: frames not of $FRAME_BYTES bytes" "$ref_bad" 0
+	declare -gA REF_IDX=()
+	for i in "${!REF_LIST[@]}"; do REF_IDX[${REF_LIST[$i]}]=$i; done
+	expect_eq "reference: every frame differs (distinct md5s)" "${#REF_IDX[@]}" "$n"
 }
 
 # idx_of MD5: the index of the sent frame with that md5 (-1 if none)
