@@ -150,6 +150,7 @@ fgrab_device_new (const gchar * path, gboolean output)
       V4L2_BUF_TYPE_VIDEO_CAPTURE;
   device->fd = -1;
   device->poll_timeout = GST_CLOCK_TIME_NONE;
+  device->poll_trusted_timeout = GST_CLOCK_TIME_NONE;
   device->fourccs = g_array_new (FALSE, FALSE, sizeof (guint32));
   gst_poll_fd_init (&device->pollfd);
 
@@ -1643,9 +1644,14 @@ fail:
 }
 
 void
-fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout)
+fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout,
+    GstClockTime trusted_timeout)
 {
   device->poll_timeout = timeout;
+  device->poll_trusted_timeout = trusted_timeout;
+  device->poll_trusted = FALSE;
+  device->poll_woke = FALSE;
+  device->poll_timed_out = FALSE;
 }
 
 void
@@ -1661,17 +1667,23 @@ fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
 static gboolean
 wait_ready (FgrabDevice * device, FgrabIoResult * result, GError ** error)
 {
+  GstClockTime timeout = device->poll_trusted ?
+      device->poll_trusted_timeout : device->poll_timeout;
   gint ret;
 
   do {
-    ret = gst_poll_wait (device->poll, device->poll_timeout);
+    ret = gst_poll_wait (device->poll, timeout);
   } while (ret < 0 && (errno == EINTR || errno == EAGAIN));
 
   if (ret == 0) {
     GST_LOG ("%s: no readiness within %" GST_TIME_FORMAT ", trying again",
-        device->path, GST_TIME_ARGS (device->poll_timeout));
+        device->path, GST_TIME_ARGS (timeout));
+    device->poll_timed_out = TRUE;
+    device->poll_woke = FALSE;
     return TRUE;
   }
+  device->poll_timed_out = FALSE;
+  device->poll_woke = ret > 0;
 
   if (ret < 0) {
     if (errno == EBUSY) {
@@ -1723,18 +1735,40 @@ io_error (FgrabDevice * device, gint err, const gchar * op, GError ** error)
 
 FgrabIoResult
 fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
-    gsize * nread, GError ** error)
+    gboolean new_frame, gsize * nread, GError ** error)
 {
   FgrabIoResult result;
   gboolean polled_error = FALSE;
+  /* at the device's rate the next frame is seldom there yet: a trusted
+   * poll saves the read() that would find nothing */
+  gboolean wait = new_frame && device->poll_trusted;
 
   *nread = 0;
   for (;;) {
-    gssize n = read (device->fd, data, size);
+    gssize n;
 
+    if (wait) {
+      if (!wait_ready (device, &result, error))
+        return result;
+      polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+    }
+
+    n = read (device->fd, data, size);
     if (n > 0) {
       GST_LOG ("%s: read %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
           device->path, n, size);
+      if (device->poll_woke && !device->poll_trusted) {
+        GST_DEBUG ("%s: poll reports data: waits end after %" GST_TIME_FORMAT,
+            device->path, GST_TIME_ARGS (device->poll_trusted_timeout));
+        device->poll_trusted = TRUE;
+      } else if (device->poll_timed_out && device->poll_trusted) {
+        GST_INFO ("%s: poll did not report data that was there: reading "
+            "again every %" GST_TIME_FORMAT, device->path,
+            GST_TIME_ARGS (device->poll_timeout));
+        device->poll_trusted = FALSE;
+      }
+      device->poll_timed_out = FALSE;
+      device->poll_woke = FALSE;
       *nread = n;
       return FGRAB_IO_OK;
     }
@@ -1742,8 +1776,10 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
       GST_DEBUG ("%s: read returned 0", device->path);
       return FGRAB_IO_EOS;
     }
-    if (errno == EINTR)
+    if (errno == EINTR) {
+      wait = FALSE;
       continue;
+    }
     if (errno != EAGAIN)
       return io_error (device, errno, "read", error);
 
@@ -1751,10 +1787,7 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
      * rather than spin */
     if (polled_error)
       return io_error (device, EIO, "read", error);
-
-    if (!wait_ready (device, &result, error))
-      return result;
-    polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+    wait = TRUE;
   }
 }
 

@@ -93,9 +93,14 @@ struct _FgrabDevice
   gint fd;
   GstPoll *poll;
   GstPollFD pollfd;
-  /* longest wait in poll before trying the I/O again (see
+  /* longest wait in poll before trying the I/O again, until poll has
+   * shown that it wakes the reader and after (see
    * fgrab_device_set_poll_timeout) */
   GstClockTime poll_timeout;
+  GstClockTime poll_trusted_timeout;
+  gboolean poll_trusted;
+  gboolean poll_woke;
+  gboolean poll_timed_out;
 
   struct v4l2_capability vcap;
   /* the capabilities of this node: device_caps when the driver has them */
@@ -183,13 +188,19 @@ gint fgrab_device_get_norm (FgrabDevice * device);
 void fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing);
 /* Some drivers never report readiness to poll() for a plain reader
  * (v4l2loopback 0.12 only does for a handle that called STREAMON), so a
- * wait in poll ends after @timeout and the read is tried again.  A driver
- * whose poll works wakes the wait long before. */
-void fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout);
-/* Reads once, waiting for data first if there is none.  *nread is > 0
- * on FGRAB_IO_OK. */
+ * wait in poll ends after @timeout and the read is tried again.  Once a
+ * wait has ended with readiness and the read found data, poll is trusted
+ * and waits end after @trusted_timeout instead: make it longer than a
+ * frame, because a wait that times out before the frame is due costs a
+ * wake-up, a read() and a poll() for nothing.  A trusted wait that times
+ * out with data waiting makes poll untrusted again. */
+void fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout,
+    GstClockTime trusted_timeout);
+/* Reads once, waiting for data first if there is none.  @new_frame:
+ * @data starts a frame, so once poll is trusted the wait comes before
+ * the read.  *nread is > 0 on FGRAB_IO_OK. */
 FgrabIoResult fgrab_device_read (FgrabDevice * device, guint8 * data,
-    gsize size, gsize * nread, GError ** error);
+    gsize size, gboolean new_frame, gsize * nread, GError ** error);
 /* Writes all of @size bytes, waiting for the node as often as needed.  On
  * any return *written says how many bytes of @data went out (all of @size
  * on FGRAB_IO_OK) and *n_writes how many write() calls took data, so that

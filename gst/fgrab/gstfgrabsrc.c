@@ -74,6 +74,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 /* Bounds of the wait in poll before read() is tried again. */
 #define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
 #define MAX_POLL_TIMEOUT (50 * GST_MSECOND)
+/* Shortest wait while poll is trusted to wake the reader. */
+#define MIN_TRUSTED_POLL_TIMEOUT (100 * GST_MSECOND)
 
 enum
 {
@@ -788,12 +790,14 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
     self->period = GST_CLOCK_TIME_NONE;
 
   /* A driver whose poll never wakes a plain reader (v4l2loopback) still
-   * gets read again within half a frame. */
+   * gets read again within half a frame; once poll has woken a read,
+   * waits end after two frames, long after a working poll wakes them. */
   if (GST_CLOCK_TIME_IS_VALID (self->period))
     fgrab_device_set_poll_timeout (device, CLAMP (self->period / 2,
-            MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT));
+            MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT), MAX (2 * self->period,
+            MIN_TRUSTED_POLL_TIMEOUT));
   else
-    fgrab_device_set_poll_timeout (device, MAX_POLL_TIMEOUT);
+    fgrab_device_set_poll_timeout (device, MAX_POLL_TIMEOUT, MAX_POLL_TIMEOUT);
 
   self->format = device->fgrab_format;
   if (!fgrab_device_get_layout (device, &self->info, &self->layout)) {
@@ -1167,7 +1171,8 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (device, data + got, want, &n, &error);
+    res = fgrab_device_read (device, data + got, want, got == 0, &n,
+        &error);
     self->io_started = TRUE;
 
     switch (res) {

@@ -724,6 +724,7 @@ again:
 
 wait:
   if (fd_nonblocking (fd)) {
+    dev->empty_reads++;
     err = EAGAIN;
     goto fail;
   }

@@ -153,6 +153,8 @@ struct _FakeV4l2Device
   guint64 stream_pos;
   gsize unit_left;              /* STREAM: bytes left of the unit begun */
   guint64 frames_read, dropped;
+  /* non-blocking reads answered EAGAIN because no data was there */
+  guint64 empty_reads;
 
   gboolean timed_started;
   gint64 timed_base_time;

@@ -276,6 +276,9 @@ guint fake_v4l2_device_get_open_count (FakeV4l2Device * dev);
 /* Frames completely read (capture) and frames dropped (TIMED mode). */
 guint64 fake_v4l2_device_get_frames_read (FakeV4l2Device * dev);
 guint64 fake_v4l2_device_get_dropped_frames (FakeV4l2Device * dev);
+/* Non-blocking reads that found no data (EAGAIN; injected errors are not
+ * counted). */
+guint64 fake_v4l2_device_get_empty_reads (FakeV4l2Device * dev);
 
 /* Devices from the environment, for programs that do not call this API
  * (gst-launch-1.0, the examples, Python; fakev4l2-env.c):

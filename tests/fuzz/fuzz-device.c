@@ -416,8 +416,8 @@ read_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
     for (;;) {
       GError *error = NULL;
       gsize want = read_size - got, n = 0;
-      FgrabIoResult res = fgrab_device_read (device, frame + got, want, &n,
-          &error);
+      FgrabIoResult res = fgrab_device_read (device, frame + got, want,
+          got == 0, &n, &error);
 
       if (res == FGRAB_IO_OK) {
         FUZZ_ASSERT (n > 0 && n <= want);
@@ -542,7 +542,7 @@ run_device (gboolean output, guint choice)
     goto done;
   check_layout (device, &info, &layout);
 
-  fgrab_device_set_poll_timeout (device, GST_MSECOND);
+  fgrab_device_set_poll_timeout (device, GST_MSECOND, 2 * GST_MSECOND);
   if (output)
     write_frames (device, &layout);
   else

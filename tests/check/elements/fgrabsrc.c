@@ -817,6 +817,62 @@ GST_START_TEST (test_reads_again_when_poll_never_wakes)
 
 GST_END_TEST;
 
+GST_START_TEST (test_working_poll_is_waited_for_before_reading)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+  guint64 empty;
+
+  /* frames come at the device's rate (30 fps) and poll reports them */
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 20);
+  /* once poll has woken a read, each frame is waited for first: a read
+   * before poll or a wait cut short at half a period would find nothing
+   * at least once a frame */
+  empty = fake_v4l2_device_get_empty_reads (dev);
+  GST_INFO ("%" G_GUINT64_FORMAT " empty reads for 20 frames", empty);
+  fail_unless (empty < 10, "%" G_GUINT64_FORMAT " reads found no data",
+      empty);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_poll_that_stops_waking_is_read_again)
+{
+  FakeV4l2Device *dev = new_camera ();
+  GstHarness *h;
+  struct v4l2_format fmt;
+  GstCaps *caps;
+  guint i;
+
+  /* the driver queues 4 frames: a wait of two periods loses none */
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_buffers (dev, 4, 8);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 5);
+
+  /* poll has been trusted; now it stops reporting the frames */
+  fake_v4l2_device_set_poll_silent (dev, TRUE);
+  caps = harness_caps (h);
+  fake_v4l2_device_get_format (dev, &fmt);
+  for (i = 5; i < 15; i++) {
+    GstBuffer *buf = gst_harness_pull (h);
+
+    fail_unless (buf != NULL);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), i);
+    check_raw_frame (buf, caps, &fmt, i);
+    gst_buffer_unref (buf);
+  }
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_eagain_is_waited_out)
 {
   FakeV4l2Device *dev = new_camera ();
@@ -1485,6 +1541,8 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_short_reads_and_eintr_assemble_exact_frames);
   tcase_add_test (tc, test_eagain_is_waited_out);
   tcase_add_test (tc, test_reads_again_when_poll_never_wakes);
+  tcase_add_test (tc, test_working_poll_is_waited_for_before_reading);
+  tcase_add_test (tc, test_poll_that_stops_waking_is_read_again);
   tcase_add_test (tc, test_transient_eio_marks_discont_and_goes_on);
   tcase_add_test (tc, test_persistent_eio_is_an_error);
   tcase_add_test (tc, test_enodev_is_disconnected_error);
