@@ -83,8 +83,13 @@ capture_cell() {
 		mstall=(--stall-every $STALL_EVERY --stall-periods $STALL_PERIODS)
 	fi
 	local tmo=$((SECS + 60))
+	local cs=(bare-longpoll bare fgrabsrc v4l2src-rw v4l2src-mmap)
+	# with a stalling consumer: also fgrabsrc with a queue before it
+	[ $# -eq 0 ] || cs+=(fgrabsrc-queue)
+	# before/after: another build's elements next to this one's
+	[ -z "${FGRAB_BEFORE_PLUGIN_DIR:-}" ] || cs+=(fgrabsrc-before)
 	for rep in $(seq "$REPS"); do
-		for c in bare-longpoll bare fgrabsrc v4l2src-rw v4l2src-mmap; do
+		for c in "${cs[@]}"; do
 			log=$LOGS/$cell-$c-$rep.log
 			case $c in
 			# the floor: vivid's poll works, so a wait never needs to end early
@@ -95,6 +100,11 @@ capture_cell() {
 				--seconds "$SECS" "${bstall[@]}" ;;
 			fgrabsrc) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \
 				fgrabsrc device=$CAP ! "$(gcaps "$w" "$h" "$fps")" ! fakesink name=meter sync=false ;;
+			fgrabsrc-before) run "$log" $tmo env GST_PLUGIN_PATH="$FGRAB_BEFORE_PLUGIN_DIR" \
+				GST_REGISTRY=/tmp/registry-before.bin "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \
+				fgrabsrc device=$CAP ! "$(gcaps "$w" "$h" "$fps")" ! fakesink name=meter sync=false ;;
+			fgrabsrc-queue) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \
+				fgrabsrc device=$CAP ! "$(gcaps "$w" "$h" "$fps")" ! queue ! fakesink name=meter sync=false ;;
 			v4l2src-rw) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \
 				v4l2src device=$CAP io-mode=rw ! "$(gcaps "$w" "$h" "$fps")" ! fakesink name=meter sync=false ;;
 			v4l2src-mmap) run "$log" $tmo "$METER" --seconds "$SECS" --fps "$fps" "${mstall[@]}" \

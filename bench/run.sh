@@ -9,6 +9,8 @@
 # Builds the plugin (meson, in $FGRAB_BUILD_DIR or build/) and the bench
 # tools (into <build>/bench); installs the VM packages like the kernel tier.
 # Raw results: DIR/results.txt (default <build>/bench-results), one line a run.
+# FGRAB_BEFORE_PLUGIN_DIR=<another build>/gst/fgrab adds that build's fgrabsrc
+# to the capture cells as fgrabsrc-before (before/after in the same run).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$top"
@@ -39,8 +41,8 @@ cc "${cflags[@]}" -o "$build/bench/fgrab-meter" bench/fgrab-meter.c \
 cc "${cflags[@]}" -shared -fPIC -o "$build/bench/fgrab-meter-preload.so" \
 	bench/fgrab-meter-preload.c -ldl
 
-# 46 runs a repetition, each the run time plus a few seconds of start-up
-tmo=$(((secs + 8) * 46 * reps + 2 * soak + 600))
+# up to 52 runs a repetition, each the run time plus a few seconds of start-up
+tmo=$(((secs + 8) * 52 * reps + 2 * soak + 600))
 echo "run.sh: ${secs} s a run, $reps repetitions, ${soak} s soak; VM limit ${tmo} s"
 FGRAB_BUILD_DIR=$build tests/kernel/vm.sh run --out "$out" --timeout "$tmo" \
 	bench/guest-bench.sh "$secs" "$reps" "$soak" "$@"

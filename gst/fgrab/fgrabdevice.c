@@ -242,6 +242,25 @@ check_capabilities (FgrabDevice * device, GError ** error)
   return TRUE;
 }
 
+/* The driver's current format.  After a new open, input or standard the
+ * driver may have another format, other sizes and another nominal rate:
+ * forget what was probed. */
+static void
+reload_format (FgrabDevice * device)
+{
+  g_array_set_size (device->fourccs, 0);
+  gst_clear_caps (&device->caps);
+  memset (&device->format, 0, sizeof (device->format));
+  device->format.type = device->type;
+  if (xioctl (device, VIDIOC_G_FMT, &device->format) < 0) {
+    GST_DEBUG ("%s: G_FMT failed: %s", device->path, g_strerror (errno));
+    memset (&device->format, 0, sizeof (device->format));
+    device->format.type = device->type;
+  }
+  device->fgrab_format =
+      fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
+}
+
 gboolean
 fgrab_device_open (FgrabDevice * device, GError ** error)
 {
@@ -349,15 +368,7 @@ fgrab_device_open (FgrabDevice * device, GError ** error)
   else
     gst_poll_fd_ctl_read (device->poll, &device->pollfd, TRUE);
 
-  memset (&device->format, 0, sizeof (device->format));
-  device->format.type = device->type;
-  if (xioctl (device, VIDIOC_G_FMT, &device->format) < 0) {
-    GST_DEBUG ("%s: G_FMT failed: %s", path, g_strerror (errno));
-    memset (&device->format, 0, sizeof (device->format));
-    device->format.type = device->type;
-  }
-  device->fgrab_format =
-      fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
+  reload_format (device);
 
   return TRUE;
 
@@ -1146,8 +1157,9 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
   }
   layout->sizeimage = pix->sizeimage;
   if (format->kind != FGRAB_FORMAT_KIND_RAW) {
+    /* a frame needs a bound; a stream is read in chunks of any size */
     layout->payload = pix->sizeimage;
-    return pix->sizeimage > 0;
+    return pix->sizeimage > 0 || format->kind == FGRAB_FORMAT_KIND_STREAM;
   }
 
   if (!interlace_from_field (pix->field, &mode, &order))
@@ -1435,24 +1447,6 @@ describe_routes (FgrabDevice * device, gboolean with_std_only)
   return g_string_free (s, FALSE);
 }
 
-/* After a new input or standard the driver may have another format, other
- * sizes and another nominal rate: forget what was probed. */
-static void
-reload_format (FgrabDevice * device)
-{
-  g_array_set_size (device->fourccs, 0);
-  gst_clear_caps (&device->caps);
-  memset (&device->format, 0, sizeof (device->format));
-  device->format.type = device->type;
-  if (xioctl (device, VIDIOC_G_FMT, &device->format) < 0) {
-    GST_DEBUG ("%s: G_FMT failed: %s", device->path, g_strerror (errno));
-    memset (&device->format, 0, sizeof (device->format));
-    device->format.type = device->type;
-  }
-  device->fgrab_format =
-      fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
-}
-
 gint
 fgrab_device_get_input (FgrabDevice * device)
 {
@@ -1641,6 +1635,21 @@ fail:
   g_free (debug);
   g_free (name);
   return FALSE;
+}
+
+gboolean
+fgrab_device_select (FgrabDevice * device, gint route, gint norm,
+    gint * actual_route, gint * actual_norm, GError ** error)
+{
+  if ((route >= 0 && !fgrab_device_select_input (device, route, error)) ||
+      (norm != 0 && !fgrab_device_select_standard (device, norm, error)))
+    return FALSE;
+
+  *actual_route = fgrab_device_get_input (device);
+  *actual_norm = fgrab_device_get_norm (device);
+  GST_INFO ("%s: %s %d, standard 0x%x", device->path,
+      device->output ? "output" : "input", *actual_route, *actual_norm);
+  return TRUE;
 }
 
 void

@@ -177,6 +177,11 @@ gboolean fgrab_device_select_input (FgrabDevice * device, guint index,
  * nominal frame rate. */
 gboolean fgrab_device_select_standard (FgrabDevice * device, gint norm,
     GError ** error);
+/* The element's input/output and norm properties: selects @route when it
+ * is >= 0 and the standard @norm when it is not 0, then reads both back
+ * into @actual_route and @actual_norm. */
+gboolean fgrab_device_select (FgrabDevice * device, gint route, gint norm,
+    gint * actual_route, gint * actual_norm, GError ** error);
 /* The current input (output) index, -1 when the driver does not say. */
 gint fgrab_device_get_input (FgrabDevice * device);
 /* The current standard as a GST_TYPE_FGRAB_NORM value: the value equal

@@ -454,17 +454,12 @@ gst_fgrab_sink_select (GstFgrabSink * self, FgrabDevice * device)
   self->selection_pending = FALSE;
   GST_OBJECT_UNLOCK (self);
 
-  if ((output >= 0 && !fgrab_device_select_input (device, output, &error)) ||
-      (norm != 0 && !fgrab_device_select_standard (device, norm, &error))) {
+  if (!fgrab_device_select (device, output, norm, &actual_output,
+          &actual_norm, &error)) {
     fgrab_device_post_error (GST_ELEMENT (self), error);
     g_error_free (error);
     return FALSE;
   }
-
-  actual_output = fgrab_device_get_input (device);
-  actual_norm = fgrab_device_get_norm (device);
-  GST_INFO_OBJECT (self, "output %d, standard 0x%x", actual_output,
-      actual_norm);
 
   GST_OBJECT_LOCK (self);
   self->actual_output = actual_output;

@@ -458,16 +458,12 @@ gst_fgrab_src_select (GstFgrabSrc * self, FgrabDevice * device)
   self->selection_pending = FALSE;
   GST_OBJECT_UNLOCK (self);
 
-  if ((input >= 0 && !fgrab_device_select_input (device, input, &error)) ||
-      (norm != 0 && !fgrab_device_select_standard (device, norm, &error))) {
+  if (!fgrab_device_select (device, input, norm, &actual_input, &actual_norm,
+          &error)) {
     fgrab_device_post_error (GST_ELEMENT (self), error);
     g_error_free (error);
     return FALSE;
   }
-
-  actual_input = fgrab_device_get_input (device);
-  actual_norm = fgrab_device_get_norm (device);
-  GST_INFO_OBJECT (self, "input %d, standard 0x%x", actual_input, actual_norm);
 
   GST_OBJECT_LOCK (self);
   self->actual_input = actual_input;
@@ -1171,8 +1167,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (device, data + got, want, got == 0, &n,
-        &error);
+    res = fgrab_device_read (device, data + got, want, got == 0, &n, &error);
     self->io_started = TRUE;
 
     switch (res) {

@@ -75,7 +75,7 @@ fill_pix (FakeV4l2Device * dev, struct v4l2_pix_format *pix, guint32 pixfmt,
   pix->field = dev->field;
   pix->colorspace = dev->colorspace;
   pix->bytesperline = bpl;
-  pix->sizeimage = size;
+  pix->sizeimage = dev->no_sizeimage ? 0 : size;
 }
 
 void

@@ -129,6 +129,7 @@ struct _FakeV4l2Device
   guint cur_width, cur_height;
   guint32 field, colorspace;
   guint bpl_padding, sizeimage_padding;
+  gboolean no_sizeimage;
   guint32 force_pixfmt;
   guint force_width, force_height;
 

@@ -395,6 +395,15 @@ fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
 }
 
 void
+fake_v4l2_device_set_no_sizeimage (FakeV4l2Device * dev, gboolean none)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->no_sizeimage = none;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
 fake_v4l2_device_force_format (FakeV4l2Device * dev, guint32 pixelformat,
     guint width, guint height)
 {

@@ -141,6 +141,9 @@ void fake_v4l2_device_set_format (FakeV4l2Device * dev, guint32 pixelformat,
     guint width, guint height, guint32 field, guint32 colorspace);
 void fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
     guint sizeimage_padding);
+/* TRUE: every format reports sizeimage 0 (a stream driver that does not
+ * say how much it buffers). */
+void fake_v4l2_device_set_no_sizeimage (FakeV4l2Device * dev, gboolean none);
 /* When set, S_FMT answers with this pixelformat/size whatever is asked
  * (a driver that changes the format behind the app's back). 0 = off. */
 void fake_v4l2_device_force_format (FakeV4l2Device * dev, guint32 pixelformat,

@@ -189,15 +189,29 @@ fail_with (const Record * r)
   return -1;
 }
 
+/* The next @kind record over @size bytes of @dest: 0, or -1 with errno
+ * when the input has no record left or says to fail. */
+static int
+answer (guint kind, void *dest, gsize size, const Record ** record)
+{
+  const Record *r = take_record (kind);
+
+  if (record)
+    *record = r;
+  if (r == NULL || (r->status & STATUS_FAILS))
+    return fail_with (r);
+  overlay (dest, size, r);
+  return 0;
+}
+
 static int
 answer_format (guint kind, struct v4l2_format *fmt)
 {
-  const Record *r = take_record (kind);
+  const Record *r;
   struct v4l2_pix_format asked = fmt->fmt.pix;
 
-  if (r == NULL || (r->status & STATUS_FAILS))
-    return fail_with (r);
-  overlay (&fmt->fmt.pix, sizeof (fmt->fmt.pix), r);
+  if (answer (kind, &fmt->fmt.pix, sizeof (fmt->fmt.pix), &r) < 0)
+    return -1;
   if ((r->status & STATUS_ECHO_REQUEST) && kind != KIND_G_FMT) {
     fmt->fmt.pix.pixelformat = asked.pixelformat;
     fmt->fmt.pix.width = asked.width;
@@ -219,11 +233,7 @@ fuzz_ioctl (int fd, unsigned long request, ...)
 
   switch (request) {
     case VIDIOC_QUERYCAP:
-      r = take_record (KIND_QUERYCAP);
-      if (r == NULL || (r->status & STATUS_FAILS))
-        return fail_with (r);
-      overlay (arg, sizeof (struct v4l2_capability), r);
-      return 0;
+      return answer (KIND_QUERYCAP, arg, sizeof (struct v4l2_capability), NULL);
     case VIDIOC_G_FMT:
       return answer_format (KIND_G_FMT, arg);
     case VIDIOC_TRY_FMT:
@@ -233,10 +243,8 @@ fuzz_ioctl (int fd, unsigned long request, ...)
     case VIDIOC_ENUM_FMT:{
       struct v4l2_fmtdesc *desc = arg, asked = *desc;
 
-      r = take_record (KIND_ENUM_FMT);
-      if (r == NULL || (r->status & STATUS_FAILS))
-        return fail_with (r);
-      overlay (desc, sizeof (*desc), r);
+      if (answer (KIND_ENUM_FMT, desc, sizeof (*desc), NULL) < 0)
+        return -1;
       /* the fields the application set come back as they were */
       desc->index = asked.index;
       desc->type = asked.type;
@@ -245,10 +253,8 @@ fuzz_ioctl (int fd, unsigned long request, ...)
     case VIDIOC_ENUM_FRAMESIZES:{
       struct v4l2_frmsizeenum *fs = arg, asked = *fs;
 
-      r = take_record (KIND_ENUM_FRAMESIZES);
-      if (r == NULL || (r->status & STATUS_FAILS))
-        return fail_with (r);
-      overlay (fs, sizeof (*fs), r);
+      if (answer (KIND_ENUM_FRAMESIZES, fs, sizeof (*fs), NULL) < 0)
+        return -1;
       fs->index = asked.index;
       fs->pixel_format = asked.pixel_format;
       return 0;
@@ -256,10 +262,8 @@ fuzz_ioctl (int fd, unsigned long request, ...)
     case VIDIOC_ENUM_FRAMEINTERVALS:{
       struct v4l2_frmivalenum *fi = arg, asked = *fi;
 
-      r = take_record (KIND_ENUM_FRAMEINTERVALS);
-      if (r == NULL || (r->status & STATUS_FAILS))
-        return fail_with (r);
-      overlay (fi, sizeof (*fi), r);
+      if (answer (KIND_ENUM_FRAMEINTERVALS, fi, sizeof (*fi), NULL) < 0)
+        return -1;
       fi->index = asked.index;
       fi->pixel_format = asked.pixel_format;
       fi->width = asked.width;
@@ -270,20 +274,15 @@ fuzz_ioctl (int fd, unsigned long request, ...)
     case VIDIOC_S_PARM:{
       struct v4l2_streamparm *parm = arg;
 
-      r = take_record (request == VIDIOC_G_PARM ? KIND_G_PARM : KIND_S_PARM);
-      if (r == NULL || (r->status & STATUS_FAILS))
-        return fail_with (r);
-      overlay (&parm->parm.capture, sizeof (parm->parm.capture), r);
-      return 0;
+      return answer (request == VIDIOC_G_PARM ? KIND_G_PARM : KIND_S_PARM,
+          &parm->parm.capture, sizeof (parm->parm.capture), NULL);
     }
     case VIDIOC_CROPCAP:{
       struct v4l2_cropcap *cc = arg;
       enum v4l2_buf_type type = cc->type;
 
-      r = take_record (KIND_CROPCAP);
-      if (r == NULL || (r->status & STATUS_FAILS))
-        return fail_with (r);
-      overlay (cc, sizeof (*cc), r);
+      if (answer (KIND_CROPCAP, cc, sizeof (*cc), NULL) < 0)
+        return -1;
       cc->type = type;
       return 0;
     }
@@ -373,7 +372,9 @@ check_layout (FgrabDevice * device, const GstVideoInfo * info,
   FUZZ_ASSERT (layout->sizeimage <= FUZZ_MAX_FRAME);
   FUZZ_ASSERT (layout->n_planes <= GST_VIDEO_MAX_PLANES);
   if (device->fgrab_format->kind != FGRAB_FORMAT_KIND_RAW) {
-    FUZZ_ASSERT (layout->payload > 0);
+    /* only a stream may leave its size open */
+    FUZZ_ASSERT (layout->payload > 0 ||
+        device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM);
     return;
   }
   FUZZ_ASSERT (layout->n_planes == GST_VIDEO_INFO_N_PLANES (info));
@@ -403,10 +404,11 @@ read_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
   guint8 *frame;
   guint frames, errors = 0;
 
+  /* fgrabsrc's stream chunk, 64 KiB when the driver gives no size */
+  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
+    read_size = read_size ? CLAMP (read_size, 4096, 1024 * 1024) : 64 * 1024;
   if (read_size == 0)
     return;
-  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
-    read_size = CLAMP (read_size, 4096, 1024 * 1024);
   /* untouched pages of a large allocation cost nothing */
   frame = g_malloc (read_size);
 

@@ -833,8 +833,7 @@ GST_START_TEST (test_working_poll_is_waited_for_before_reading)
    * at least once a frame */
   empty = fake_v4l2_device_get_empty_reads (dev);
   GST_INFO ("%" G_GUINT64_FORMAT " empty reads for 20 frames", empty);
-  fail_unless (empty < 10, "%" G_GUINT64_FORMAT " reads found no data",
-      empty);
+  fail_unless (empty < 10, "%" G_GUINT64_FORMAT " reads found no data", empty);
   gst_harness_teardown (h);
 }
 
@@ -1030,6 +1029,60 @@ GST_START_TEST (test_mpeg_byte_stream_in_chunks)
   gst_caps_unref (expected);
   gst_caps_unref (caps);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stream_without_sizeimage_reads_default_chunks)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+  GstHarness *h;
+  guint64 k = 0;
+  guint i;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 576);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 576,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
+  fake_v4l2_device_set_stream_chunk (dev, 200 * 1024);
+  fake_v4l2_device_set_no_sizeimage (dev, TRUE);
+
+  /* the driver does not say how much it buffers: 64 KiB a read */
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  for (i = 0; i < 3; i++) {
+    GstBuffer *buf = gst_harness_pull (h);
+    GstMapInfo map;
+    gsize j;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size, 64 * 1024);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), k);
+    for (j = 0; j < map.size; j++, k++)
+      fail_unless_equals_int (map.data[j], fake_v4l2_stream_byte (k));
+    gst_buffer_unmap (buf, &map);
+    gst_buffer_unref (buf);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_jpeg_without_sizeimage_is_refused)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, 640, 480);
+  gchar *text;
+
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_VARIABLE);
+  fake_v4l2_device_set_no_sizeimage (dev, TRUE);
+  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING);
+  fail_unless (text != NULL);
+  fail_unless (strstr (text, "image size") != NULL, "%s", text);
+  g_free (text);
 }
 
 GST_END_TEST;
@@ -1550,6 +1603,8 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_driver_changing_format_is_not_negotiated);
   tcase_add_test (tc, test_variable_size_jpeg_frames);
   tcase_add_test (tc, test_mpeg_byte_stream_in_chunks);
+  tcase_add_test (tc, test_stream_without_sizeimage_reads_default_chunks);
+  tcase_add_test (tc, test_jpeg_without_sizeimage_is_refused);
   tcase_add_test (tc, test_stop_during_blocked_poll_returns);
   tcase_add_test (tc, test_state_cycles_leak_no_fd);
   tcase_add_test (tc, test_error_no_format_yet);
