@@ -7,7 +7,11 @@
  * frames are counted (a fakesink after a source, or the sink under test).
  * An appsrc named "feed" is fed by fgrab-meter itself:
  *   --feed mem          the same buffer (one allocation) again and again,
- *                       as the bare write loop does
+ *                       as the bare write loop does, pushed from appsrc's
+ *                       need-data in the sink's streaming thread (no
+ *                       thread hand-off a frame, as in the bare loop)
+ *   --feed mem-thread   the same, pushed from a thread of fgrab-meter's
+ *                       own as an application does (a hand-off a frame)
  *   --feed file:PATH    each frame read() from PATH (looped) into a pooled
  *                       buffer, as a player of raw frames does
  *   --caps CAPS         the feed's caps (raw video with width, height,
@@ -41,6 +45,8 @@
  *   error             instead of the above when the run failed (an error
  *                     message, or no frame within 20 s)
  *   seq_first, seq_last, seq_lost   with --seq
+ *   rendered, dropped when the meter is a sink: GstBaseSink's own count of
+ *                     the buffers it rendered and dropped (late)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -54,6 +60,7 @@
 #include <unistd.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
+#include <gst/base/gstbasesink.h>
 #include <gst/video/video.h>
 
 /* A contender that has not delivered a frame by then never will. */
@@ -73,7 +80,12 @@ typedef struct
   GMainLoop *loop;
   GstElement *pipeline;
   GstElement *appsrc;
+  GstElement *meter;
   GThread *feeder;
+  /* --feed mem: the buffer, the feed's frame period, frames pushed */
+  GstBuffer *one;
+  GstClockTime period;
+  guint64 fed;
   volatile gint stop;
   gint exit_code;
 
@@ -172,27 +184,66 @@ meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+/* The feed's frame period, or exits on bad --caps. */
+static GstClockTime
+feed_period (Meter * m, GstVideoInfo * vinfo)
+{
+  GstCaps *caps = gst_caps_from_string (m->caps);
+
+  if (!caps || !gst_video_info_from_caps (vinfo, caps)) {
+    g_printerr ("fgrab-meter: bad --caps %s\n", m->caps);
+    exit (2);
+  }
+  gst_caps_unref (caps);
+  return gst_util_uint64_scale_int (GST_SECOND, vinfo->fps_d,
+      MAX (vinfo->fps_n, 1));
+}
+
+/* One frame of mid grey, the buffer every "mem" push copies. */
+static GstBuffer *
+mem_frame (const GstVideoInfo * vinfo)
+{
+  GstBuffer *one = gst_buffer_new_allocate (NULL, vinfo->size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (one, &map, GST_MAP_WRITE);
+  memset (map.data, 0x80, map.size);
+  gst_buffer_unmap (one, &map);
+  return one;
+}
+
+/* --feed mem: appsrc asks from its streaming thread when its queue is
+ * empty; the pushed frame is taken at once by the same thread. */
+static void
+need_data_cb (GstAppSrc * src, guint length, gpointer data)
+{
+  Meter *m = data;
+  GstBuffer *buf;
+
+  if (g_atomic_int_get (&m->stop))
+    return;
+  buf = gst_buffer_copy (m->one);
+  GST_BUFFER_PTS (buf) = m->fed * m->period;
+  GST_BUFFER_DURATION (buf) = m->period;
+  m->fed++;
+  gst_app_src_push_buffer (src, buf);
+}
+
 static gpointer
 feeder_thread (gpointer data)
 {
   Meter *m = data;
-  GstCaps *caps = gst_caps_from_string (m->caps);
   GstVideoInfo vinfo;
   GstBuffer *one = NULL;
   GstBufferPool *pool = NULL;
-  GstClockTime period;
+  GstClockTime period = feed_period (m, &vinfo);
   gint fd = -1;
   off_t off = 0, fsize = 0;
   guint64 i;
 
-  if (!caps || !gst_video_info_from_caps (&vinfo, caps)) {
-    g_printerr ("fgrab-meter: bad --caps %s\n", m->caps);
-    exit (2);
-  }
-  period = gst_util_uint64_scale_int (GST_SECOND, vinfo.fps_d,
-      MAX (vinfo.fps_n, 1));
   if (g_str_has_prefix (m->feed, "file:")) {
     GstStructure *config;
+    GstCaps *caps = gst_caps_from_string (m->caps);
 
     fd = open (m->feed + 5, O_RDONLY);
     if (fd < 0) {
@@ -205,13 +256,9 @@ feeder_thread (gpointer data)
     gst_buffer_pool_config_set_params (config, caps, vinfo.size, 2, 0);
     gst_buffer_pool_set_config (pool, config);
     gst_buffer_pool_set_active (pool, TRUE);
+    gst_caps_unref (caps);
   } else {
-    GstMapInfo map;
-
-    one = gst_buffer_new_allocate (NULL, vinfo.size, NULL);
-    gst_buffer_map (one, &map, GST_MAP_WRITE);
-    memset (map.data, 0x80, map.size);
-    gst_buffer_unmap (one, &map);
+    one = mem_frame (&vinfo);
   }
 
   for (i = 0; !g_atomic_int_get (&m->stop); i++) {
@@ -247,7 +294,6 @@ feeder_thread (gpointer data)
   }
   if (fd >= 0)
     close (fd);
-  gst_caps_unref (caps);
   return NULL;
 }
 
@@ -371,7 +417,7 @@ main (int argc, char **argv)
   pad = gst_element_get_static_pad (meter, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, meter_probe, &m, NULL);
   gst_object_unref (pad);
-  gst_object_unref (meter);
+  m.meter = meter;
   m.appsrc = gst_bin_get_by_name (GST_BIN (m.pipeline), "feed");
   if (m.appsrc) {
     GstCaps *caps;
@@ -420,6 +466,17 @@ main (int argc, char **argv)
     }
     g_object_set (m.appsrc, "caps", caps, NULL);
     gst_caps_unref (caps);
+    if (g_str_equal (m.feed, "mem")) {
+      GstAppSrcCallbacks cb = { need_data_cb, NULL, NULL };
+
+      m.period = feed_period (&m, &vinfo);
+      m.one = mem_frame (&vinfo);
+      gst_app_src_set_callbacks (GST_APP_SRC (m.appsrc), &cb, &m, NULL);
+    } else if (!g_str_equal (m.feed, "mem-thread") &&
+        !g_str_has_prefix (m.feed, "file:")) {
+      g_printerr ("fgrab-meter: unknown --feed %s\n", m.feed);
+      return 2;
+    }
   }
 
   m.loop = g_main_loop_new (NULL, FALSE);
@@ -432,7 +489,7 @@ main (int argc, char **argv)
   if (gst_element_set_state (m.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
     g_printerr ("fgrab-meter: PLAYING failed (the bus says why)\n");
-  if (m.appsrc)
+  if (m.appsrc && !m.one)
     m.feeder = g_thread_new ("feeder", feeder_thread, &m);
   g_main_loop_run (m.loop);
   g_atomic_int_set (&m.stop, 1);
@@ -451,6 +508,19 @@ main (int argc, char **argv)
     if (m.seq)
       g_print (" seq_first=%" G_GUINT64_FORMAT " seq_last=%" G_GUINT64_FORMAT
           " seq_lost=%" G_GINT64_FORMAT, m.seq_first, m.seq_last, m.seq_lost);
+    if (GST_IS_BASE_SINK (m.meter)) {
+      GstStructure *stats = NULL;
+      guint64 rendered = 0, dropped = 0;
+
+      g_object_get (m.meter, "stats", &stats, NULL);
+      if (stats) {
+        gst_structure_get_uint64 (stats, "rendered", &rendered);
+        gst_structure_get_uint64 (stats, "dropped", &dropped);
+        gst_structure_free (stats);
+        g_print (" rendered=%" G_GUINT64_FORMAT " dropped=%" G_GUINT64_FORMAT,
+            rendered, dropped);
+      }
+    }
     g_print ("\n");
   } else if (m.exit_code == 0) {
     m.exit_code = 1;
@@ -461,6 +531,9 @@ main (int argc, char **argv)
     g_thread_join (m.feeder);
   if (m.appsrc)
     gst_object_unref (m.appsrc);
+  if (m.one)
+    gst_buffer_unref (m.one);
+  gst_object_unref (m.meter);
   gst_object_unref (m.pipeline);
   g_free (desc);
   return m.exit_code;

@@ -69,6 +69,23 @@ new_single_format_camera (guint32 fourcc, guint32 flags, guint width,
   return dev;
 }
 
+/* An MPEG encoder (ivtv-like) whose reads return at most @chunk bytes of
+ * its program stream. */
+static FakeV4l2Device *
+new_mpeg_encoder (gsize chunk)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 576);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 576,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
+  fake_v4l2_device_set_stream_chunk (dev, chunk);
+  return dev;
+}
+
 static GstHarness *
 new_harness (const gchar * extra)
 {
@@ -993,20 +1010,12 @@ GST_END_TEST;
 
 GST_START_TEST (test_mpeg_byte_stream_in_chunks)
 {
-  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
   GstHarness *h;
   GstCaps *caps, *expected;
   guint64 k = 0;
   guint i;
 
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
-      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 576);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 576,
-      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
-  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
-  fake_v4l2_device_set_stream_chunk (dev, 3000);
-
+  new_mpeg_encoder (3000);
   h = new_harness (NULL);
   gst_harness_play (h);
   for (i = 0; i < 5; i++) {
@@ -1035,18 +1044,11 @@ GST_END_TEST;
 
 GST_START_TEST (test_stream_without_sizeimage_reads_default_chunks)
 {
-  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+  FakeV4l2Device *dev = new_mpeg_encoder (200 * 1024);
   GstHarness *h;
   guint64 k = 0;
   guint i;
 
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
-      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 576);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 576,
-      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
-  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
-  fake_v4l2_device_set_stream_chunk (dev, 200 * 1024);
   fake_v4l2_device_set_no_sizeimage (dev, TRUE);
 
   /* the driver does not say how much it buffers: 64 KiB a read */
