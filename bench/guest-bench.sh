@@ -196,6 +196,9 @@ output_contender() {
 		--seconds "$SECS" ;;
 	fgrabsink-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem --caps "$caps" \
 		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync ;;
+	# the same buffers pushed from a thread of the meter's (a hand-off a frame)
+	fgrabsink-thread-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem-thread --caps "$caps" \
+		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync ;;
 	fgrabsink-file) run "$log" $tmo "$METER" --seconds "$SECS" --feed file:$FRAMES_FILE --caps "$caps" \
 		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync ;;
 	v4l2sink-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem --caps "$caps" \
@@ -210,7 +213,7 @@ output_contender() {
 	esac
 }
 
-OUT_CONTENDERS=(bare-mem fgrabsink-mem v4l2sink-mem bare-file fgrabsink-file ffmpeg-file)
+OUT_CONTENDERS=(bare-mem fgrabsink-mem fgrabsink-thread-mem v4l2sink-mem bare-file fgrabsink-file ffmpeg-file)
 
 # loopback_output GROUP PACED: the contenders write 1920x1080 into the
 # loopback; a bare reader on the other side counts what arrives
