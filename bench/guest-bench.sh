@@ -8,6 +8,8 @@
 #
 #   guest-bench.sh SECONDS REPS SOAK_SECONDS [GROUP...]
 # Groups: capture loopback slow output output-fast vivid-out soak (default: all)
+# FGRAB_BENCH_SIZES: the capture sizes (default 320x180 640x360 1280x720
+# 1920x1080); FGRAB_BENCH_CONTENDERS: run only these contenders of a cell.
 #@vivid: n_devs=1 node_types=0x101
 #@v4l2loopback: devices=1 video_nr=10 card_label=loop
 set -uo pipefail
@@ -34,6 +36,9 @@ STALL_EVERY=15
 STALL_PERIODS=3
 
 say() { echo "bench: $*"; }
+
+# wanted CONTENDER: whether FGRAB_BENCH_CONTENDERS (if set) lists it
+wanted() { [ -z "${FGRAB_BENCH_CONTENDERS:-}" ] || [[ " $FGRAB_BENCH_CONTENDERS " == *" $1 "* ]]; }
 
 # record GROUP CELL CONTENDER REP FPS LOG: append the tool's result line
 record() {
@@ -90,6 +95,7 @@ capture_cell() {
 	[ -z "${FGRAB_BEFORE_PLUGIN_DIR:-}" ] || cs+=(fgrabsrc-before)
 	for rep in $(seq "$REPS"); do
 		for c in "${cs[@]}"; do
+			wanted "$c" || continue
 			log=$LOGS/$cell-$c-$rep.log
 			case $c in
 			# the floor: vivid's poll works, so a wait never needs to end early
@@ -117,7 +123,7 @@ capture_cell() {
 
 group_capture() {
 	local s w h fps
-	for s in 320x180 640x360 1280x720 1920x1080; do
+	for s in ${FGRAB_BENCH_SIZES:-320x180 640x360 1280x720 1920x1080}; do
 		w=${s%x*} h=${s#*x}
 		fps=$(max_fps "$w" "$h")
 		say "vivid $s: highest rate $fps fps"
@@ -223,6 +229,7 @@ loopback_output() {
 	make_frames_file
 	for rep in $(seq "$REPS"); do
 		for c in "${OUT_CONTENDERS[@]}"; do
+			wanted "$c" || continue
 			log=$LOGS/$cell-$c-$rep.log rlog=$LOGS/$cell-$c-$rep-reader.log
 			(
 				# the reader starts once the writer has set the format
