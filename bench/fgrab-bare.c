@@ -53,6 +53,8 @@
 #include <unistd.h>
 #include <linux/videodev2.h>
 
+#include "fgrab-bench.h"
+
 typedef struct
 {
   int write;
@@ -73,34 +75,6 @@ typedef struct
   long stall_every;
   double stall_periods;
 } Options;
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-cpu_s (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-static long
-maxrss_kb (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_maxrss;
-}
 
 static void
 die (const char *what)
@@ -274,7 +248,7 @@ do_frame (int fd, const Options * o, unsigned char *buf, size_t size,
       continue;
     if (errno != EAGAIN)
       die (o->write ? "write" : "read");
-    if (deadline > 0 && now_s () > deadline)
+    if (deadline > 0 && bench_now_s () > deadline)
       return 0;
     wait_fd (fd, o->write ? POLLOUT : POLLIN, timeout_ms);
   }
@@ -299,13 +273,14 @@ main (int argc, char **argv)
   unsigned char *buf;
   double t_start, t_first = 0, t_last = 0, t_warm = 0;
   double c_first = 0, c_warm = 0, c_last = 0, period;
+  long maxrss = 0;
   long n = 0, lost_seq = 0, stalls = 0;
   int idle = 0;
   uint64_t seq_first = 0, seq_last = 0, seq_prev = 0;
   off_t file_off = 0, file_size = 0;
 
   parse (&o, argc, argv);
-  t_start = now_s ();
+  t_start = bench_now_s ();
   fd = open (o.dev, (o.write ? O_WRONLY : O_RDONLY) | O_NONBLOCK);
   if (fd < 0)
     die ("open");
@@ -366,7 +341,7 @@ main (int argc, char **argv)
       idle = 1;
       break;
     }
-    t = now_s ();
+    t = bench_now_s ();
     n++;
     if (!o.write && o.seq) {
       uint64_t s;
@@ -381,11 +356,11 @@ main (int argc, char **argv)
     }
     if (n == 1) {
       t_first = t;
-      c_first = cpu_s ();
+      c_first = bench_cpu_s (NULL);
     }
     if (n == o.warmup + 1) {
       t_warm = t;
-      c_warm = cpu_s ();
+      c_warm = bench_cpu_s (NULL);
     }
     t_last = t;
     if ((o.frames > 0 && n >= o.frames) ||
@@ -393,10 +368,10 @@ main (int argc, char **argv)
       break;
     if (!o.write && o.stall_every > 0 && n % o.stall_every == 0) {
       stalls++;
-      sleep_until (now_s () + o.stall_periods * period);
+      sleep_until (bench_now_s () + o.stall_periods * period);
     }
   }
-  c_last = cpu_s ();
+  c_last = bench_cpu_s (&maxrss);
 
   /* See the header of bench/fgrab-meter.c for the meaning of each key. */
   printf ("frames=%ld warmup=%ld span_s=%.6f ttfb_ms=%.3f "
@@ -404,7 +379,7 @@ main (int argc, char **argv)
       "frame_bytes=%zu stalls=%ld page_off=%u", n, o.warmup, t_last - t_first,
       (t_first - t_start) * 1e3, c_first * 1e3, (c_last - c_warm) * 1e3,
       n > o.warmup + 1 ? (c_last - c_warm) * 1e6 / (n - o.warmup - 1) : 0.0,
-      maxrss_kb (), size, stalls, (unsigned) ((uintptr_t) buf & 4095));
+      maxrss, size, stalls, (unsigned) ((uintptr_t) buf & 4095));
   if (idle)
     printf (" ended=idle");
   if (!o.write && o.seq)

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fgrab-bench.h"
+
 typedef ssize_t (*WriteFunc) (int, const void *, size_t);
 
 static WriteFunc real_write;
@@ -35,34 +37,16 @@ static double seconds = -1, t_start, t_first, t_last, c_first, c_warm, c_last;
 static long maxrss, frame_bytes;
 static int v4l2_fd = -1, other_fd = -1, signalled;
 
-static double
-now_s (void)
-{
-  struct timespec ts;
+static void meter_init (void) __attribute__((constructor));
 
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-cpu_s (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  maxrss = ru.ru_maxrss;
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-__attribute__((constructor))
-     static void meter_init (void)
+static void
+meter_init (void)
 {
   const char *w = getenv ("FGRAB_METER_WARMUP");
   const char *s = getenv ("FGRAB_METER_SECONDS");
 
   real_write = (WriteFunc) dlsym (RTLD_NEXT, "write");
-  t_start = now_s ();
+  t_start = bench_now_s ();
   if (w)
     warmup = atol (w);
   if (s)
@@ -92,19 +76,19 @@ write (int fd, const void *buf, size_t count)
   ssize_t r = real_write (fd, buf, count);
 
   if (r > 0 && is_v4l2 (fd)) {
-    double t = now_s ();
+    double t = bench_now_s ();
 
     n++;
     frame_bytes = r;
     if (n == 1) {
       t_first = t;
-      c_first = cpu_s ();
+      c_first = bench_cpu_s (&maxrss);
     }
     if (n == warmup + 1)
-      c_warm = cpu_s ();
+      c_warm = bench_cpu_s (&maxrss);
     if (!signalled) {
       t_last = t;
-      c_last = cpu_s ();
+      c_last = bench_cpu_s (&maxrss);
       if (seconds > 0 && t - t_first >= seconds) {
         signalled = 1;
         kill (getpid (), SIGINT);

@@ -63,6 +63,8 @@
 #include <gst/base/gstbasesink.h>
 #include <gst/video/video.h>
 
+#include "fgrab-bench.h"
+
 /* A contender that has not delivered a frame by then never will. */
 #define FIRST_FRAME_TIMEOUT 20
 
@@ -101,31 +103,6 @@ typedef struct
   gboolean done;
 } Meter;
 
-static gdouble
-now_s (void)
-{
-  return g_get_monotonic_time () / 1e6;
-}
-
-static gdouble
-cpu_s (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-static glong
-maxrss_kb (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_maxrss;
-}
-
 static gboolean
 quit_idle (gpointer data)
 {
@@ -142,7 +119,7 @@ meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 
   if (m->done)
     return GST_PAD_PROBE_DROP;
-  t = now_s ();
+  t = bench_now_s ();
   m->n++;
   m->frame_bytes = gst_buffer_get_size (buf);
   if (m->seq) {
@@ -164,14 +141,13 @@ meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
       m->page_off = GPOINTER_TO_SIZE (map.data) & 4095;
       gst_buffer_unmap (buf, &map);
     }
-    m->c_first = cpu_s ();
+    m->c_first = bench_cpu_s (NULL);
   }
   if (m->n == m->warmup + 1)
-    m->c_warm = cpu_s ();
+    m->c_warm = bench_cpu_s (NULL);
   m->t_last = t;
   if (t - m->t_first >= m->seconds) {
-    m->c_last = cpu_s ();
-    m->maxrss = maxrss_kb ();
+    m->c_last = bench_cpu_s (&m->maxrss);
     m->done = TRUE;
     g_atomic_int_set (&m->stop, 1);
     g_idle_add (quit_idle, m);
@@ -437,7 +413,7 @@ main (int argc, char **argv)
      * fixated (v4l2sink takes only the colorimetry the driver reports). */
     g_object_set (m.appsrc, "format", GST_FORMAT_TIME, "block", TRUE,
         "max-bytes", (guint64) vinfo.size * 2, NULL);
-    m.t_request = now_s ();
+    m.t_request = bench_now_s ();
     if (gst_element_set_state (m.pipeline, GST_STATE_READY) ==
         GST_STATE_CHANGE_FAILURE) {
       g_printerr ("fgrab-meter: READY failed\n");
@@ -485,7 +461,7 @@ main (int argc, char **argv)
   g_timeout_add_seconds (FIRST_FRAME_TIMEOUT, first_timeout_cb, &m);
 
   if (!m.appsrc)
-    m.t_request = now_s ();
+    m.t_request = bench_now_s ();
   if (gst_element_set_state (m.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
     g_printerr ("fgrab-meter: PLAYING failed (the bus says why)\n");

@@ -221,6 +221,17 @@ output_contender() {
 
 OUT_CONTENDERS=(bare-mem fgrabsink-mem fgrabsink-thread-mem v4l2sink-mem bare-file fgrabsink-file ffmpeg-file)
 
+# far_reader LOG: the bare reader on the far side of the loopback, started
+# once the writer has set the format; its result line goes to LOG
+far_reader() {
+	for _ in $(seq 100); do
+		v4l2-ctl -d $LOOP --get-fmt-video 2>/dev/null | grep -q '1920/1080' && break
+		sleep 0.1
+	done
+	sleep 1
+	timeout -k 2 $((SECS + 30)) "$BARE" read $LOOP --io-first --idle-end 3 --warmup 0 --seconds $((SECS - 3)) >"$1" 2>&1 </dev/null
+}
+
 # loopback_output GROUP PACED: the contenders write 1920x1080 into the
 # loopback; a bare reader on the other side counts what arrives
 loopback_output() {
@@ -231,15 +242,7 @@ loopback_output() {
 		for c in "${OUT_CONTENDERS[@]}"; do
 			wanted "$c" || continue
 			log=$LOGS/$cell-$c-$rep.log rlog=$LOGS/$cell-$c-$rep-reader.log
-			(
-				# the reader starts once the writer has set the format
-				for _ in $(seq 100); do
-					v4l2-ctl -d $LOOP --get-fmt-video 2>/dev/null | grep -q '1920/1080' && break
-					sleep 0.1
-				done
-				sleep 1
-				timeout -k 2 $((SECS + 30)) "$BARE" read $LOOP --io-first --idle-end 3 --warmup 0 --seconds $((SECS - 3)) >"$rlog" 2>&1 </dev/null
-			) &
+			far_reader "$rlog" &
 			reader=$!
 			output_contender $LOOP "$cell" "$c" "$rep" 30 "$paced" "$log" 1920 1080
 			wait "$reader" 2>/dev/null
@@ -293,14 +296,7 @@ loopback_soak() {
 	make_frames_file
 	for c in fgrabsink-mem bare-mem; do
 		log=$LOGS/soak-$c.log rlog=$LOGS/soak-$c-reader.log
-		(
-			for _ in $(seq 100); do
-				v4l2-ctl -d $LOOP --get-fmt-video 2>/dev/null | grep -q '1920/1080' && break
-				sleep 0.1
-			done
-			sleep 1
-			timeout -k 2 $((SECS + 30)) "$BARE" read $LOOP --io-first --idle-end 3 --warmup 0 --seconds $((SECS - 3)) >"$rlog" 2>&1 </dev/null
-		) &
+		far_reader "$rlog" &
 		reader=$!
 		output_contender $LOOP "$cell" $c 1 30 1 "$log" 1920 1080
 		wait "$reader" 2>/dev/null
