@@ -1659,8 +1659,6 @@ fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout,
   device->poll_timeout = timeout;
   device->poll_trusted_timeout = trusted_timeout;
   device->poll_trusted = FALSE;
-  device->poll_woke = FALSE;
-  device->poll_timed_out = FALSE;
 }
 
 void
@@ -1670,11 +1668,12 @@ fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
     gst_poll_set_flushing (device->poll, flushing);
 }
 
-/* Waits until the node is ready for I/O or the poll timeout passed.
- * FALSE with *result set when the wait ended for good (flushing or an
- * error). */
+/* Waits until the node is ready for I/O or the poll timeout passed;
+ * *woke says which.  FALSE with *result set when the wait ended for good
+ * (flushing or an error). */
 static gboolean
-wait_ready (FgrabDevice * device, FgrabIoResult * result, GError ** error)
+wait_ready (FgrabDevice * device, gboolean * woke, FgrabIoResult * result,
+    GError ** error)
 {
   GstClockTime timeout = device->poll_trusted ?
       device->poll_trusted_timeout : device->poll_timeout;
@@ -1687,12 +1686,10 @@ wait_ready (FgrabDevice * device, FgrabIoResult * result, GError ** error)
   if (ret == 0) {
     GST_LOG ("%s: no readiness within %" GST_TIME_FORMAT ", trying again",
         device->path, GST_TIME_ARGS (timeout));
-    device->poll_timed_out = TRUE;
-    device->poll_woke = FALSE;
+    *woke = FALSE;
     return TRUE;
   }
-  device->poll_timed_out = FALSE;
-  device->poll_woke = ret > 0;
+  *woke = TRUE;
 
   if (ret < 0) {
     if (errno == EBUSY) {
@@ -1751,14 +1748,17 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
   /* at the device's rate the next frame is seldom there yet: a trusted
    * poll saves the read() that would find nothing */
   gboolean wait = new_frame && device->poll_trusted;
+  /* how the last wait of this call ended, if there was one */
+  gboolean waited = FALSE, woke = FALSE;
 
   *nread = 0;
   for (;;) {
     gssize n;
 
     if (wait) {
-      if (!wait_ready (device, &result, error))
+      if (!wait_ready (device, &woke, &result, error))
         return result;
+      waited = TRUE;
       polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
     }
 
@@ -1766,18 +1766,16 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
     if (n > 0) {
       GST_LOG ("%s: read %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
           device->path, n, size);
-      if (device->poll_woke && !device->poll_trusted) {
+      if (waited && woke && !device->poll_trusted) {
         GST_DEBUG ("%s: poll reports data: waits end after %" GST_TIME_FORMAT,
             device->path, GST_TIME_ARGS (device->poll_trusted_timeout));
         device->poll_trusted = TRUE;
-      } else if (device->poll_timed_out && device->poll_trusted) {
+      } else if (waited && !woke && device->poll_trusted) {
         GST_INFO ("%s: poll did not report data that was there: reading "
             "again every %" GST_TIME_FORMAT, device->path,
             GST_TIME_ARGS (device->poll_timeout));
         device->poll_trusted = FALSE;
       }
-      device->poll_timed_out = FALSE;
-      device->poll_woke = FALSE;
       *nread = n;
       return FGRAB_IO_OK;
     }
@@ -1860,7 +1858,7 @@ fgrab_device_write (FgrabDevice * device, const guint8 * data,
     gsize size, gsize * written, guint * n_writes, GError ** error)
 {
   FgrabIoResult result;
-  gboolean polled_error = FALSE;
+  gboolean polled_error = FALSE, woke;
 
   *written = 0;
   *n_writes = 0;
@@ -1888,7 +1886,7 @@ fgrab_device_write (FgrabDevice * device, const guint8 * data,
     if (polled_error)
       return io_error (device, EIO, "write", error);
 
-    if (!wait_ready (device, &result, error))
+    if (!wait_ready (device, &woke, &result, error))
       return result;
     polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
   }

@@ -99,8 +99,6 @@ struct _FgrabDevice
   GstClockTime poll_timeout;
   GstClockTime poll_trusted_timeout;
   gboolean poll_trusted;
-  gboolean poll_woke;
-  gboolean poll_timed_out;
 
   struct v4l2_capability vcap;
   /* the capabilities of this node: device_caps when the driver has them */
