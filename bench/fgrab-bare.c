@@ -28,6 +28,10 @@
  *                       first (a reader whose writer stopped)
  *   --align N           the buffer aligned to N bytes (posix_memalign);
  *                       default: calloc (16 bytes past a page for a big one)
+ *   --page-offset N     the buffer starts N bytes past a page boundary
+ *                       (fgrabsrc's pooled buffers start 144 or 160 past one)
+ *   --buffers N         read into N buffers in turn instead of one (a
+ *                       buffer pool of N)
  *   --seq               write: stamp a 64-bit counter into each frame's first
  *                       8 bytes; read: count lost frames from that counter
  *   --from FILE         write: read() each frame from FILE first (looped),
@@ -55,6 +59,8 @@
 
 #include "fgrab-bench.h"
 
+#define MAX_BUFFERS 16
+
 typedef struct
 {
   int write;
@@ -71,6 +77,8 @@ typedef struct
   double idle_end;
   int poll_timeout_ms;
   long align;
+  long page_offset;
+  long buffers;
   const char *from;
   long stall_every;
   double stall_periods;
@@ -89,7 +97,9 @@ usage (void)
 {
   fprintf (stderr, "usage: fgrab-bare read|write DEV [--fmt WxH[:FOURCC]] "
       "[--fps N] [--set-parm] [--seconds S] [--frames N] [--warmup N] "
-      "[--seq] [--io-first] [--from FILE] [--stall-every K --stall-periods P]\n");
+      "[--seq] [--io-first] [--poll-timeout-ms N] [--idle-end S] [--align N] "
+      "[--page-offset N] [--buffers N] [--from FILE] "
+      "[--stall-every K --stall-periods P]\n");
   exit (2);
 }
 
@@ -104,6 +114,8 @@ parse (Options * o, int argc, char **argv)
   o->seconds = 10;
   o->frames = -1;
   o->warmup = 10;
+  o->page_offset = -1;
+  o->buffers = 1;
   o->fourcc = V4L2_PIX_FMT_YUYV;
   if (strcmp (argv[1], "write") == 0)
     o->write = 1;
@@ -149,6 +161,10 @@ parse (Options * o, int argc, char **argv)
       o->idle_end = atof (v);
     } else if (strcmp (a, "--align") == 0) {
       o->align = atol (v);
+    } else if (strcmp (a, "--page-offset") == 0) {
+      o->page_offset = atol (v);
+    } else if (strcmp (a, "--buffers") == 0) {
+      o->buffers = atol (v);
     } else if (strcmp (a, "--from") == 0) {
       o->from = v;
     } else if (strcmp (a, "--stall-every") == 0) {
@@ -270,12 +286,13 @@ main (int argc, char **argv)
   Options o;
   int fd, ffd = -1, timeout_ms;
   size_t size, bufsize;
-  unsigned char *buf;
+  unsigned char *buf, *bufs[MAX_BUFFERS];
   double t_start, t_first = 0, t_last = 0, t_warm = 0;
   double c_first = 0, c_warm = 0, c_last = 0, period;
   long maxrss = 0;
   long n = 0, lost_seq = 0, stalls = 0;
   int idle = 0;
+  long i;
   uint64_t seq_first = 0, seq_last = 0, seq_prev = 0;
   off_t file_off = 0, file_size = 0;
 
@@ -286,18 +303,26 @@ main (int argc, char **argv)
     die ("open");
   size = setup_device (fd, &o);
   bufsize = size;
-  if (o.align > 0) {
+  if (o.buffers < 1 || o.buffers > MAX_BUFFERS || o.page_offset >= 4096) {
+    errno = EINVAL;
+    die ("--buffers is 1 to 16, --page-offset below 4096");
+  }
+  for (i = 0; i < o.buffers; i++) {
     void *p = NULL;
 
-    if (posix_memalign (&p, o.align, bufsize) != 0)
-      die ("posix_memalign");
-    buf = p;
-  } else {
-    buf = calloc (1, bufsize);
-    if (!buf)
+    if (o.align > 0 || o.page_offset >= 0) {
+      long off = o.page_offset > 0 ? o.page_offset : 0;
+
+      if (posix_memalign (&p, o.align > 0 ? o.align : 4096, bufsize + off))
+        die ("posix_memalign");
+      p = (unsigned char *) p + off;
+    } else if (!(p = calloc (1, bufsize))) {
       die ("calloc");
+    }
+    memset (p, 0x80, bufsize);
+    bufs[i] = p;
   }
-  memset (buf, 0x80, bufsize);
+  buf = bufs[0];
   if (o.from) {
     ffd = open (o.from, O_RDONLY);
     if (ffd < 0)
@@ -317,6 +342,7 @@ main (int argc, char **argv)
   for (;;) {
     double t;
 
+    buf = bufs[n % o.buffers];
     if (o.write) {
       if (ffd >= 0) {
         ssize_t r;
