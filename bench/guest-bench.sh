@@ -9,7 +9,10 @@
 #   guest-bench.sh SECONDS REPS SOAK_SECONDS [GROUP...]
 # Groups: capture loopback slow output output-fast vivid-out soak (default: all)
 # FGRAB_BENCH_SIZES: the capture sizes (default 320x180 640x360 1280x720
-# 1920x1080); FGRAB_BENCH_CONTENDERS: run only these contenders of a cell.
+# 1920x1080); FGRAB_BENCH_CONTENDERS: run only these contenders of a cell;
+# FGRAB_BENCH_PROFILE="CONTENDER ...": the output cells run each of these
+# once more under perf record and report where its CPU time went
+# (bench/perf-frames.sh).
 #@vivid: n_devs=1 node_types=0x101
 #@v4l2loopback: devices=1 video_nr=10 card_label=loop
 set -uo pipefail
@@ -25,6 +28,7 @@ BIN=$FGRAB_BUILD_DIR/bench
 BARE=$BIN/fgrab-bare
 METER=$BIN/fgrab-meter
 PRELOAD=$BIN/fgrab-meter-preload.so
+PERF_FRAMES=$(dirname "$0")/perf-frames.sh
 RES=$FGRAB_OUT/results.txt
 LOGS=$FGRAB_OUT/logs
 mkdir -p "$LOGS"
@@ -53,12 +57,22 @@ record() {
 	say "$2 $3 rep $4: $line"
 }
 
-# run LOG TIMEOUT CMD...: run a contender, its output (and stderr) in LOG
+# run LOG TIMEOUT CMD...: run a contender, its output (and stderr) in LOG;
+# under perf record into LOG.data when PROFILING is set
 run() {
-	local log=$1 tmo=$2
+	local log=$1 tmo=$2 pre=()
 	shift 2
-	timeout -k 5 "$tmo" "$@" >"$log" 2>&1 </dev/null
+	[ -z "${PROFILING:-}" ] || pre=("$PERF_FRAMES" record "$log.data")
+	timeout -k 5 "$tmo" "${pre[@]}" "$@" >"$log" 2>&1 </dev/null
 	RUN_RC=$?
+}
+
+# profile_report CELL CONTENDER LOG: where the profiled run's CPU went
+profile_report() {
+	local cpf
+	cpf=$(grep -oE 'cpu_per_frame_us=[0-9.]+' "$3" | tail -n1 | cut -d= -f2)
+	say "profile $1 $2: $(grep -E '^(frames=|error=)' "$3" | tail -n1 | cut -d' ' -f1) cpu_per_frame_us=${cpf:-?}"
+	"$PERF_FRAMES" report "$3.data" "${cpf:-0}"
 }
 
 # max_fps W H: the highest rate vivid's webcam input offers at that size
@@ -249,6 +263,14 @@ loopback_output() {
 			record "$group" "$cell" "$c" "$rep" 30 "$log"
 			echo "group=$group-reader cell=$cell contender=$c rep=$rep fps=30 $(grep -E '^(frames=|error=)' "$rlog" | tail -n1)" >>"$RES"
 		done
+	done
+	for c in ${FGRAB_BENCH_PROFILE:-}; do
+		log=$LOGS/$cell-$c-profile.log
+		far_reader "$LOGS/$cell-$c-profile-reader.log" &
+		reader=$!
+		PROFILING=1 output_contender $LOOP "$cell" "$c" profile 30 "$paced" "$log" 1920 1080
+		wait "$reader" 2>/dev/null
+		profile_report "$cell" "$c" "$log"
 	done
 }
 group_output() { loopback_output output 1; }

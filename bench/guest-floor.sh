@@ -19,6 +19,7 @@ REPS=${2:-3}
 BIN=${FGRAB_BENCH_BIN:-$FGRAB_BUILD_DIR/bench}
 BARE=$BIN/fgrab-bare
 METER=$BIN/fgrab-meter
+PERF_FRAMES=$(dirname "$0")/perf-frames.sh
 RES=$FGRAB_OUT/results.txt
 LOGS=$FGRAB_OUT/logs
 mkdir -p "$LOGS"
@@ -56,14 +57,10 @@ profile() { # CONTENDER W H FPS CAPSRATE: perf record of one run, by DSO and sym
 	local c=$1 w=$2 h=$3 log cpf
 	log=$LOGS/${w}x$h-$c-profile.log
 	# shellcheck disable=SC2046 # the command line is words
-	perf record -q -e cpu-clock -c 250000 -D 3000 -o "$log.data" \
-		$(contender "$c" "$w" "$h" "$4" "$5" "$SECS") >"$log" 2>&1 </dev/null
+	"$PERF_FRAMES" record "$log.data" $(contender "$c" "$w" "$h" "$4" "$5" "$SECS") >"$log" 2>&1 </dev/null
 	cpf=$(grep -oE 'cpu_per_frame_us=[0-9.]+' "$log" | tail -n1 | cut -d= -f2)
 	echo "floor-profile: ${w}x$h $c: $(grep -E '^(frames=|error=)' "$log" | tail -n1 | cut -d' ' -f1) cpu_per_frame_us=${cpf:-?}"
-	for keys in dso dso,sym; do
-		perf report -i "$log.data" --stdio -q --sort "$keys" 2>/dev/null | head -n 20 |
-			awk -v c="${cpf:-0}" '$1 ~ /%$/ { p = $1; sub(/%/, "", p); printf "    %7.0f us/frame %s\n", p * c / 100, $0 }'
-	done
+	"$PERF_FRAMES" report "$log.data" "${cpf:-0}"
 }
 
 read -r -a CONTENDERS <<<"${FGRAB_FLOOR_CONTENDERS:-bare bare-align bare-iofirst bare-align-iofirst bare-longpoll fgrabsrc v4l2src-rw}"
