@@ -40,6 +40,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "fakev4l2.h"
+#include "fgrabcheck.h"
 
 /* as in gst/fgrab/gstfgrabdeviceprovider.h */
 #define FGRAB_DEVICE_DIR_ENV "FGRAB_DEVICE_DIR"
@@ -524,4 +525,4 @@ fgrabdeviceprovider_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (fgrabdeviceprovider);
+FGRAB_CHECK_MAIN (fgrabdeviceprovider);

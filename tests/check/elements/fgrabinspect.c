@@ -31,6 +31,8 @@
 
 #include <gst/check/gstcheck.h>
 
+#include "fgrabcheck.h"
+
 static const struct
 {
   const gchar *name;
@@ -146,4 +148,4 @@ fgrabinspect_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (fgrabinspect);
+FGRAB_CHECK_MAIN (fgrabinspect);

@@ -33,6 +33,7 @@
 #include <gst/video/video.h>
 
 #include "fakev4l2.h"
+#include "fgrabcheck.h"
 
 #define FAKE_PATH "/dev/fake-video1"
 #define YUY2_320 "video/x-raw, format=YUY2, width=320, height=240, " \
@@ -1358,4 +1359,4 @@ fgrabsink_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (fgrabsink);
+FGRAB_CHECK_MAIN (fgrabsink);

@@ -34,6 +34,7 @@
 #include <gst/video/video.h>
 
 #include "fakev4l2.h"
+#include "fgrabcheck.h"
 
 #define FAKE_PATH "/dev/fake-video0"
 
@@ -1635,4 +1636,4 @@ fgrabsrc_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (fgrabsrc);
+FGRAB_CHECK_MAIN (fgrabsrc);

@@ -36,6 +36,7 @@
 #include <gst/check/gstharness.h>
 
 #include "fakev4l2.h"
+#include "fgrabcheck.h"
 
 #define CAPTURE_PATH "/dev/fake-video0"
 #define OUTPUT_PATH "/dev/fake-video1"
@@ -434,4 +435,4 @@ fgrabstress_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (fgrabstress);
+FGRAB_CHECK_MAIN (fgrabstress);

@@ -30,6 +30,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "fakev4l2.h"
+#include "fgrabcheck.h"
 
 #define FAKE_CAMERA "/dev/fake-uri-video0"
 #define FAKE_OUTPUT "/dev/fake-uri-video1"
@@ -325,4 +326,4 @@ fgraburi_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (fgraburi);
+FGRAB_CHECK_MAIN (fgraburi);
