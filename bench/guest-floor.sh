@@ -1,16 +1,18 @@
 #!/bin/bash
 # Runs inside the kernel tier's VM (bench/floor.sh starts it): is the bare
 # read loop the floor?  Variants of it (buffer alignment, read before poll,
-# a long poll wait, reading into buffers like fgrabsrc's pool) next to fgrabsrc and v4l2src io-mode=rw on vivid, alternated, then one
-# run of each under perf stat and strace -c for page faults, context
-# switches and system calls per frame.
+# a long poll wait, reading into buffers like fgrabsrc's pool) next to
+# fgrabsrc and v4l2src io-mode=rw on vivid, alternated, then one run of
+# each under perf stat and strace -c for page faults, context switches and
+# system calls per frame.
 #   guest-floor.sh SECONDS REPS
 # Environment: FGRAB_BEFORE_PLUGIN_DIR (contender fgrabsrc-before),
 # FGRAB_FLOOR_CONTENDERS, FGRAB_FLOOR_SIZES (any of 320x180 640x360
-# 1280x720 1920x1080; default 320x180 1280x720), FGRAB_FLOOR_NO_TRACE=1 (no perf stat/strace runs),
-# FGRAB_FLOOR_PROFILE="CONTENDER ..." (one more run of each under perf
-# record, from 3 s after its start: where its CPU time goes, as a share
-# and as microseconds of that run's CPU per frame).
+# 1280x720 1920x1080; default 320x180 1280x720), FGRAB_FLOOR_NO_TRACE=1
+# (no perf stat/strace runs), FGRAB_FLOOR_PROFILE="CONTENDER ..." (one
+# more run of each under perf record, from 3 s after its start: where its
+# CPU time goes, as a share and as microseconds of that run's CPU per
+# frame).
 #@vivid: n_devs=1 node_types=0x101
 #@v4l2loopback: none
 set -uo pipefail
