@@ -4,14 +4,24 @@
  *   profile-fake bare N    poll()+read() N frames, as fgrab-bare read
  *   profile-fake src N     fgrabsrc num-buffers=N ! fakesink
  *   profile-fake rw N      v4l2src io-mode=rw num-buffers=N ! fakesink
+ *   profile-fake bare-write N          poll()+write() N frames, unpaced
+ *   profile-fake bare-write-paced N    the same, one clock_nanosleep() to
+ *                                      each frame's due time (30 fps), as
+ *                                      fgrab-bare write --fps 30
+ *   profile-fake sink N                appsrc ! fgrabsink sync=false
+ *   profile-fake sink-sync N           appsrc ! fgrabsink sync=true
+ *   profile-fake sink-sync-noqos N     appsrc ! fgrabsink sync=true qos=false
  *
  * The node is the unit tier's fake V4L2 device (tests/fakedev, loaded with
- * LD_PRELOAD), 640x360 YUYV with a new frame always ready, so the run
- * measures user-space instructions only: the kernel's copy is not there,
- * the fake device's own work is the same for every contender and cancels
- * out in the difference to the bare loop.  Running each mode with two N
- * and taking the difference gives instructions per frame without the
- * start-up.
+ * LD_PRELOAD), 640x360 YUYV: a capture node with a new frame always ready
+ * and an output node that takes whatever is written, so the run measures
+ * user-space instructions only: the kernel's copy is not there, the fake
+ * device's own work is the same for every contender and cancels out in the
+ * difference to the bare loop.  Running each mode with two N and taking the
+ * difference gives instructions per frame without the start-up.  The sink
+ * modes feed one buffer again and again from appsrc's need-data, in the
+ * sink's streaming thread, as fgrab-meter --feed mem does; the paced ones
+ * stamp it at 30 fps.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -21,14 +31,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
 
 #include "fakev4l2.h"
 
 #define FAKE_PATH "/dev/fake-video0"
+#define FAKE_OUT_PATH "/dev/fake-video1"
 #define W 640
 #define H 360
+#define FPS 30
 
 static void
 new_camera (void)
@@ -43,6 +57,20 @@ new_camera (void)
       V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
   fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_IMMEDIATE);
+}
+
+static void
+new_output (void)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_OUT_PATH, TRUE);
+
+  fake_v4l2_device_set_card (dev, "Fake output");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, W, H);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, FPS);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, W, H,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, FPS);
 }
 
 static int
@@ -68,16 +96,78 @@ run_bare (long n)
 }
 
 static int
-run_pipeline (const char *src, long n)
+run_bare_write (long n, gboolean paced)
 {
-  gchar *desc = g_strdup_printf ("%s device=" FAKE_PATH " num-buffers=%ld "
-      "! fakesink sync=false", src, n);
+  size_t size = W * H * 2;
+  unsigned char *buf = calloc (1, size);
+  int fd = open (FAKE_OUT_PATH, O_WRONLY | O_NONBLOCK);
+  struct timespec due;
+  long i;
+
+  if (fd < 0 || !buf)
+    return 1;
+  clock_gettime (CLOCK_MONOTONIC, &due);
+  for (i = 0; i < n; i++) {
+    struct pollfd p = { fd, POLLOUT, 0 };
+
+    if (paced) {
+      due.tv_nsec += 1000000000L / FPS;
+      if (due.tv_nsec >= 1000000000L) {
+        due.tv_nsec -= 1000000000L;
+        due.tv_sec++;
+      }
+      while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL)
+          == EINTR);
+    }
+    poll (&p, 1, 50);
+    while (write (fd, buf, size) < 0 && (errno == EAGAIN || errno == EINTR))
+      poll (&p, 1, 50);
+  }
+  close (fd);
+  free (buf);
+  return 0;
+}
+
+/* appsrc's need-data: the same frame, stamped at FPS, n times, then EOS. */
+typedef struct
+{
+  GstBuffer *one;
+  long fed, n;
+} Feed;
+
+static void
+need_data_cb (GstAppSrc * src, guint length, gpointer data)
+{
+  Feed *feed = data;
+  GstBuffer *buf;
+
+  if (feed->fed == feed->n) {
+    gst_app_src_end_of_stream (src);
+    return;
+  }
+  buf = gst_buffer_copy (feed->one);
+  GST_BUFFER_PTS (buf) = gst_util_uint64_scale (feed->fed, GST_SECOND, FPS);
+  GST_BUFFER_DURATION (buf) = GST_SECOND / FPS;
+  feed->fed++;
+  gst_app_src_push_buffer (src, buf);
+}
+
+static int
+run_pipeline (const char *desc, Feed * feed)
+{
   GstElement *p = gst_parse_launch (desc, NULL);
   GstMessage *msg;
   int ret;
 
   if (!p)
     return 1;
+  if (feed) {
+    GstAppSrcCallbacks cb = { need_data_cb, NULL, NULL };
+    GstElement *src = gst_bin_get_by_name (GST_BIN (p), "feed");
+
+    gst_app_src_set_callbacks (GST_APP_SRC (src), &cb, feed, NULL);
+    gst_object_unref (src);
+  }
   gst_element_set_state (p, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p),
       GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
@@ -87,6 +177,32 @@ run_pipeline (const char *src, long n)
   gst_message_unref (msg);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (p);
+  return ret;
+}
+
+static int
+run_src (const char *src, long n)
+{
+  gchar *desc = g_strdup_printf ("%s device=" FAKE_PATH " num-buffers=%ld "
+      "! fakesink sync=false", src, n);
+  int ret = run_pipeline (desc, NULL);
+
+  g_free (desc);
+  return ret;
+}
+
+static int
+run_sink (const char *props, long n)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=feed format=time "
+      "caps=video/x-raw,format=YUY2,width=%d,height=%d,framerate=%d/1 "
+      "! fgrabsink device=" FAKE_OUT_PATH " %s", W, H, FPS, props);
+  Feed feed = { gst_buffer_new_allocate (NULL, W * H * 2, NULL), 0, n };
+  int ret;
+
+  gst_buffer_memset (feed.one, 0, 0x80, W * H * 2);
+  ret = run_pipeline (desc, &feed);
+  gst_buffer_unref (feed.one);
   g_free (desc);
   return ret;
 }
@@ -97,17 +213,29 @@ main (int argc, char **argv)
   long n;
 
   if (argc != 3) {
-    fprintf (stderr, "usage: profile-fake bare|src|rw N\n");
+    fprintf (stderr, "usage: profile-fake bare|src|rw|bare-write|"
+        "bare-write-paced|sink|sink-sync|sink-sync-noqos N\n");
     return 2;
   }
   n = atol (argv[2]);
   gst_init (NULL, NULL);
   new_camera ();
+  new_output ();
   if (strcmp (argv[1], "bare") == 0)
     return run_bare (n);
   if (strcmp (argv[1], "src") == 0)
-    return run_pipeline ("fgrabsrc", n);
+    return run_src ("fgrabsrc", n);
   if (strcmp (argv[1], "rw") == 0)
-    return run_pipeline ("v4l2src io-mode=rw", n);
+    return run_src ("v4l2src io-mode=rw", n);
+  if (strcmp (argv[1], "bare-write") == 0)
+    return run_bare_write (n, FALSE);
+  if (strcmp (argv[1], "bare-write-paced") == 0)
+    return run_bare_write (n, TRUE);
+  if (strcmp (argv[1], "sink") == 0)
+    return run_sink ("sync=false", n);
+  if (strcmp (argv[1], "sink-sync") == 0)
+    return run_sink ("sync=true", n);
+  if (strcmp (argv[1], "sink-sync-noqos") == 0)
+    return run_sink ("sync=true qos=false", n);
   return 2;
 }

@@ -1,15 +1,24 @@
 #!/bin/bash
-# Instructions per frame of fgrabsrc and v4l2src io-mode=rw above a bare
-# poll()+read() loop, counted by callgrind on the unit tier's fake device
+# Instructions per frame of fgrab's elements and their stock peers above a
+# bare loop, counted by callgrind on the unit tier's fake device
 # (bench/profile-fake.c says why that is a fair floor).  Reproducible: the
 # counts do not depend on the machine's load.
 #
-#   bench/profile.sh [N1 N2]     (default 50 250 frames)
+#   bench/profile.sh [capture|output] [N1 N2]   (default both, 50 250 frames)
+#
+# capture: fgrabsrc and v4l2src io-mode=rw against poll()+read().
+# output: fgrabsink unpaced against poll()+write(), fgrabsink paced by the
+# clock (sync=true, with and without QoS) against the same loop sleeping to
+# each frame's due time; with the calls a frame of the C library functions
+# that enter the kernel (under TCG the clock reads are system calls too,
+# see docs/performance.md).
 # Needs valgrind and a build with the unit tier (-Dtests=enabled) in
 # $FGRAB_BUILD_DIR (default build-prof/, set up here if missing).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$top"
+part=all
+case ${1:-} in capture | output) part=$1 && shift ;; esac
 n1=${1:-50} n2=${2:-250}
 build=${FGRAB_BUILD_DIR:-$top/build-prof}
 command -v valgrind >/dev/null || { echo "profile.sh: install valgrind" >&2; exit 1; }
@@ -20,7 +29,7 @@ out=$build/profile
 mkdir -p "$out"
 # shellcheck disable=SC2046 # pkg-config prints words
 cc -O2 -g -Wall -I tests/fakedev -o "$out/profile-fake" bench/profile-fake.c \
-	$(pkg-config --cflags --libs gstreamer-1.0) -L"$(dirname "$fake")" -lfakev4l2 \
+	$(pkg-config --cflags --libs gstreamer-app-1.0) -L"$(dirname "$fake")" -lfakev4l2 \
 	-Wl,-rpath,"$(dirname "$fake")"
 export GST_PLUGIN_PATH=$build/gst/fgrab GST_REGISTRY=$out/registry.bin
 LD_PRELOAD=$fake "$out/profile-fake" src 2 >/dev/null # registry
@@ -31,30 +40,101 @@ ir() { # MODE N: total instructions of one run
 	sed -n 's/^summary: //p' "$f"
 }
 declare -A per
-for m in bare src rw; do
-	a=$(ir $m "$n1") b=$(ir $m "$n2")
-	per[$m]=$(((b - a) / (n2 - n1)))
-	echo "$m: $a instructions for $n1 frames, $b for $n2: ${per[$m]} per frame"
-done
-echo
-echo "per frame above the bare loop: fgrabsrc $((per[src] - per[bare])), v4l2src rw $((per[rw] - per[bare]))"
-echo "frame: 640x360 YUYV, 460800 bytes"
-echo
-echo "fgrabsrc, the functions that grow with the frame count ($n2 vs $n1 frames, inclusive):"
-python3 - "$out/cg-src-$n1.out" "$out/cg-src-$n2.out" "$n1" "$n2" <<'PY'
-import subprocess, sys, re
-def incl(path):
-    txt = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+per_frame() { # MODE...: instructions per frame of each, into per[]
+	local m a b
+	for m in "$@"; do
+		a=$(ir "$m" "$n1") b=$(ir "$m" "$n2")
+		per[$m]=$(((b - a) / (n2 - n1)))
+		echo "$m: $a instructions for $n1 frames, $b for $n2: ${per[$m]} per frame"
+	done
+}
+d() { echo $((per[$1] - per[$2])); } # A B: per[A] - per[B]
+report() { # incl MODE [BASE] | calls MODE...: from the callgrind files
+	python3 - "$out" "$n1" "$n2" "$@" <<'PY'
+import re, subprocess, sys
+out, n1, n2, what, modes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+n = n2 - n1
+def path(m, k):
+    return "%s/cg-%s-%d.out" % (out, m, k)
+def incl(p):
+    txt = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", p],
                          capture_output=True, text=True).stdout
     d = {}
     for line in txt.splitlines():
-        m = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$", line)
-        if m:
-            d[m.group(2).strip()] = int(m.group(1).replace(",", ""))
+        mm = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$", line)
+        if mm:
+            d[mm.group(2).strip()] = int(mm.group(1).replace(",", ""))
     return d
-a, b = incl(sys.argv[1]), incl(sys.argv[2])
-n = int(sys.argv[4]) - int(sys.argv[3])
-rows = sorted(((b[k] - a.get(k, 0)) / n, k) for k in b)
-for v, k in reversed(rows[-25:]):
-    print("%12.0f  %s" % (v, k))
+def grow(m):
+    a, b = incl(path(m, n1)), incl(path(m, n2))
+    return {k: (b[k] - a.get(k, 0)) / n for k in b}
+# the C library entry points that enter the kernel (or would under TCG)
+CALLS = ["clock_gettime", "clock_nanosleep", "poll", "ppoll", "write", "read",
+         "syscall", "pthread_cond_timedwait", "pthread_cond_clockwait",
+         "pthread_cond_wait", "pthread_cond_signal", "pthread_cond_broadcast"]
+def calls(p):
+    names, count = {}, {}
+    cur = None
+    with open(p) as f:
+        for line in f:
+            mm = re.match(r"cfn=\((\d+)\)(?: (.*))?$", line)
+            if mm:
+                if mm.group(2):
+                    names[mm.group(1)] = mm.group(2)
+                cur = names.get(mm.group(1))
+                continue
+            mm = re.match(r"fn=\((\d+)\)(?: (.*))?$", line)
+            if mm:
+                if mm.group(2):
+                    names[mm.group(1)] = mm.group(2)
+                continue
+            mm = re.match(r"calls=(\d+) ", line)
+            if mm and cur:
+                base = re.sub(r"@.*$", "", cur.split("'")[0])
+                if base in CALLS:
+                    count[base] = count.get(base, 0) + int(mm.group(1))
+    return count
+if what == "incl":
+    g = grow(modes[0])
+    if len(modes) > 1:
+        base = grow(modes[1])
+        g = {k: v - base.get(k, 0) for k, v in g.items()}
+    rows = sorted((v, k) for k, v in g.items())
+    for v, k in reversed(rows[-25:]):
+        print("%12.0f  %s" % (v, k))
+else:
+    rows = []
+    for m in modes:
+        a, b = calls(path(m, n1)), calls(path(m, n2))
+        rows.append((m, {k: (b.get(k, 0) - a.get(k, 0)) / n for k in CALLS}))
+    used = [k for k in CALLS if any(abs(r[1][k]) >= 0.01 for r in rows)]
+    print("| calls a frame | " + " | ".join(used) + " |")
+    print("|---" * (len(used) + 1) + "|")
+    for m, r in rows:
+        print("| %s | " % m + " | ".join("%.2f" % r[k] for k in used) + " |")
 PY
+}
+if [ "$part" != output ]; then
+	per_frame bare src rw
+	echo
+	echo "per frame above the bare loop: fgrabsrc $(d src bare), v4l2src rw $(d rw bare)"
+	echo "frame: 640x360 YUYV, 460800 bytes"
+	echo
+	echo "fgrabsrc, the functions that grow with the frame count ($n2 vs $n1 frames, inclusive):"
+	report incl src
+	echo
+fi
+if [ "$part" != capture ]; then
+	per_frame bare-write bare-write-paced sink sink-sync sink-sync-noqos
+	echo
+	echo "per frame above the bare write loop: fgrabsink unpaced $(d sink bare-write)," \
+		"paced $(d sink-sync bare-write-paced), paced without QoS $(d sink-sync-noqos bare-write-paced)"
+	echo "paced minus unpaced: bare loop $(d bare-write-paced bare-write)," \
+		"fgrabsink $(d sink-sync sink), fgrabsink without QoS $(d sink-sync-noqos sink)"
+	echo "frame: 640x360 YUYV, 460800 bytes, 30 fps when paced"
+	echo
+	report calls bare-write bare-write-paced sink sink-sync sink-sync-noqos
+	echo
+	echo "fgrabsink paced minus unpaced, the functions that grow with the frame count (inclusive, per frame):"
+	report incl sink-sync sink
+fi
