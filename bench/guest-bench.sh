@@ -219,6 +219,9 @@ output_contender() {
 	# the same buffers pushed from a thread of the meter's (a hand-off a frame)
 	fgrabsink-thread-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem-thread --caps "$caps" \
 		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync ;;
+	# the same without GstBaseSink's QoS event upstream a buffer
+	fgrabsink-noqos-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem --caps "$caps" \
+		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync qos=false ;;
 	fgrabsink-file) run "$log" $tmo "$METER" --seconds "$SECS" --feed file:$FRAMES_FILE --caps "$caps" \
 		appsrc name=feed ! fgrabsink name=meter device="$dev" sync=$sync ;;
 	v4l2sink-mem) run "$log" $tmo "$METER" --seconds "$SECS" --feed mem --caps "$caps" \
@@ -233,7 +236,7 @@ output_contender() {
 	esac
 }
 
-OUT_CONTENDERS=(bare-mem fgrabsink-mem fgrabsink-thread-mem v4l2sink-mem bare-file fgrabsink-file ffmpeg-file)
+OUT_CONTENDERS=(bare-mem fgrabsink-mem fgrabsink-thread-mem fgrabsink-noqos-mem v4l2sink-mem bare-file fgrabsink-file ffmpeg-file)
 
 # far_reader LOG: the bare reader on the far side of the loopback, started
 # once the writer has set the format; its result line goes to LOG

@@ -9,6 +9,7 @@
  *                                      each frame's due time (30 fps), as
  *                                      fgrab-bare write --fps 30
  *   profile-fake sink N                appsrc ! fgrabsink sync=false
+ *   profile-fake sink-noqos N          appsrc ! fgrabsink sync=false qos=false
  *   profile-fake sink-sync N           appsrc ! fgrabsink sync=true
  *   profile-fake sink-sync-noqos N     appsrc ! fgrabsink sync=true qos=false
  *
@@ -214,7 +215,7 @@ main (int argc, char **argv)
 
   if (argc != 3) {
     fprintf (stderr, "usage: profile-fake bare|src|rw|bare-write|"
-        "bare-write-paced|sink|sink-sync|sink-sync-noqos N\n");
+        "bare-write-paced|sink|sink-noqos|sink-sync|sink-sync-noqos N\n");
     return 2;
   }
   n = atol (argv[2]);
@@ -233,6 +234,8 @@ main (int argc, char **argv)
     return run_bare_write (n, TRUE);
   if (strcmp (argv[1], "sink") == 0)
     return run_sink ("sync=false", n);
+  if (strcmp (argv[1], "sink-noqos") == 0)
+    return run_sink ("sync=false qos=false", n);
   if (strcmp (argv[1], "sink-sync") == 0)
     return run_sink ("sync=true", n);
   if (strcmp (argv[1], "sink-sync-noqos") == 0)

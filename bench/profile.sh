@@ -8,10 +8,11 @@
 #
 # capture: fgrabsrc and v4l2src io-mode=rw against poll()+read().
 # output: fgrabsink unpaced against poll()+write(), fgrabsink paced by the
-# clock (sync=true, with and without QoS) against the same loop sleeping to
-# each frame's due time; with the calls a frame of the C library functions
-# that enter the kernel (under TCG the clock reads are system calls too,
-# see docs/performance.md).
+# clock (sync=true) against the same loop sleeping to each frame's due
+# time, each with and without QoS (GstBaseSink's QoS event upstream a
+# buffer); with the calls a frame of the C library functions that enter the
+# kernel (under TCG the clock reads are system calls too, see
+# docs/performance.md).
 # Needs valgrind and a build with the unit tier (-Dtests=enabled) in
 # $FGRAB_BUILD_DIR (default build-prof/, set up here if missing).
 set -euo pipefail
@@ -125,16 +126,20 @@ if [ "$part" != output ]; then
 	echo
 fi
 if [ "$part" != capture ]; then
-	per_frame bare-write bare-write-paced sink sink-sync sink-sync-noqos
+	per_frame bare-write bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
 	echo
 	echo "per frame above the bare write loop: fgrabsink unpaced $(d sink bare-write)," \
+		"unpaced without QoS $(d sink-noqos bare-write)," \
 		"paced $(d sink-sync bare-write-paced), paced without QoS $(d sink-sync-noqos bare-write-paced)"
 	echo "paced minus unpaced: bare loop $(d bare-write-paced bare-write)," \
 		"fgrabsink $(d sink-sync sink), fgrabsink without QoS $(d sink-sync-noqos sink)"
 	echo "frame: 640x360 YUYV, 460800 bytes, 30 fps when paced"
 	echo
-	report calls bare-write bare-write-paced sink sink-sync sink-sync-noqos
+	report calls bare-write bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
 	echo
 	echo "fgrabsink paced minus unpaced, the functions that grow with the frame count (inclusive, per frame):"
 	report incl sink-sync sink
+	echo
+	echo "fgrabsink with QoS minus without (unpaced), the same:"
+	report incl sink sink-noqos
 fi
