@@ -1250,12 +1250,19 @@ static void
 timestamp_buffer (GstFgrabSrc * self, GstBuffer * buf, gsize size)
 {
   GstClock *clock;
-  GstClockTime pts = GST_CLOCK_TIME_NONE;
+  GstClockTime base, pts = GST_CLOCK_TIME_NONE;
 
-  clock = gst_element_get_clock (GST_ELEMENT (self));
+  /* the clock and the base time in one look under the lock, as
+   * gst_element_get_clock() and gst_element_get_base_time() take it each */
+  GST_OBJECT_LOCK (self);
+  clock = GST_ELEMENT_CLOCK (self);
+  if (clock)
+    gst_object_ref (clock);
+  base = GST_ELEMENT_CAST (self)->base_time;
+  GST_OBJECT_UNLOCK (self);
+
   if (clock) {
     GstClockTime now = gst_clock_get_time (clock);
-    GstClockTime base = gst_element_get_base_time (GST_ELEMENT (self));
 
     gst_object_unref (clock);
     pts = now > base ? now - base : 0;
@@ -1304,7 +1311,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
   GstFgrabSrc *self = GST_FGRAB_SRC (psrc);
   GstFlowReturn ret;
   GstMapInfo map;
-  gsize size = 0;
+  gsize size = 0, buf_size;
 
   if (self->format == NULL)
     return GST_FLOW_NOT_NEGOTIATED;
@@ -1319,6 +1326,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       return GST_FLOW_ERROR;
     }
     size = self->info.size;
+    buf_size = gst_buffer_get_size (buf);
   } else {
     if (!gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
       GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
@@ -1334,6 +1342,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       return GST_FLOW_ERROR;
     }
     ret = read_frame (self, map.data, &size);
+    buf_size = map.size;
     gst_buffer_unmap (buf, &map);
     if (ret != GST_FLOW_OK)
       return ret;
@@ -1353,7 +1362,10 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     }
   }
 
-  gst_buffer_set_size (buf, size);
+  /* a pool's buffer comes back at its full size: a frame that fills it,
+   * the usual case, needs no resize */
+  if (size != buf_size)
+    gst_buffer_set_size (buf, size);
   timestamp_buffer (self, buf, size);
 
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %" G_GSIZE_FORMAT
