@@ -252,8 +252,8 @@ GST_START_TEST (test_caps_probed_from_output_queue)
   FakeV4l2Device *dev = new_output ();
   GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
-  const gchar *offered[] = { YUY2_320, YUY2_640, "video/x-raw, "
-        "format=YUY2, width=640, height=480, framerate=15/1",
+  const gchar *offered[] = { YUY2_320, YUY2_640,
+    "video/x-raw, format=YUY2, width=640, height=480, framerate=15/1",
     "video/x-raw, format=UYVY, width=320, height=240"
   };
   GstCaps *caps, *want, *nv12;
