@@ -289,6 +289,8 @@ main (int argc, char **argv)
   unsigned char *buf, *bufs[MAX_BUFFERS];
   double t_start, t_first = 0, t_last = 0, t_warm = 0;
   double c_first = 0, c_warm = 0, c_last = 0, period;
+  BenchSplit s_warm = { 0 }, s_last = { 0 };
+  char split[128];
   long maxrss = 0;
   long n = 0, lost_seq = 0, stalls = 0;
   int idle = 0;
@@ -386,7 +388,7 @@ main (int argc, char **argv)
     }
     if (n == o.warmup + 1) {
       t_warm = t;
-      c_warm = bench_cpu_s (NULL);
+      c_warm = bench_split (&s_warm, NULL);
     }
     t_last = t;
     if ((o.frames > 0 && n >= o.frames) ||
@@ -397,15 +399,18 @@ main (int argc, char **argv)
       sleep_until (bench_now_s () + o.stall_periods * period);
     }
   }
-  c_last = bench_cpu_s (&maxrss);
+  c_last = bench_split (&s_last, &maxrss);
+  bench_split_format (split, sizeof (split), &s_warm, &s_last,
+      n - o.warmup - 1);
 
   /* See the header of bench/fgrab-meter.c for the meaning of each key. */
   printf ("frames=%ld warmup=%ld span_s=%.6f ttfb_ms=%.3f "
       "startup_cpu_ms=%.3f cpu_ms=%.3f cpu_per_frame_us=%.3f maxrss_kb=%ld "
-      "frame_bytes=%zu stalls=%ld page_off=%u", n, o.warmup, t_last - t_first,
-      (t_first - t_start) * 1e3, c_first * 1e3, (c_last - c_warm) * 1e3,
+      "frame_bytes=%zu stalls=%ld page_off=%u%s", n, o.warmup,
+      t_last - t_first, (t_first - t_start) * 1e3, c_first * 1e3,
+      (c_last - c_warm) * 1e3,
       n > o.warmup + 1 ? (c_last - c_warm) * 1e6 / (n - o.warmup - 1) : 0.0,
-      maxrss, size, stalls, (unsigned) ((uintptr_t) buf & 4095));
+      maxrss, size, stalls, (unsigned) ((uintptr_t) buf & 4095), split);
   if (idle)
     printf (" ended=idle");
   if (!o.write && o.seq)

@@ -6,6 +6,7 @@
 #ifndef FGRAB_BENCH_H
 #define FGRAB_BENCH_H
 
+#include <stdio.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -19,18 +20,51 @@ bench_now_s (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* CPU time of the process (user + sys, all threads), seconds; the peak
- * RSS in KiB into @maxrss_kb unless it is NULL (the same getrusage()). */
+/* What the CPU time of the steady state is made of, between two samples:
+ * the system time (the kernel's copy, poll, the clock read) and the
+ * voluntary and involuntary context switches of all the threads. */
+typedef struct
+{
+  double sys_s;
+  long vcsw, ivcsw;
+} BenchSplit;
+
+/* bench_cpu_s(), and what it is made of into @split (one getrusage()). */
 static inline double
-bench_cpu_s (long *maxrss_kb)
+bench_split (BenchSplit * split, long *maxrss_kb)
 {
   struct rusage ru;
 
   getrusage (RUSAGE_SELF, &ru);
   if (maxrss_kb)
     *maxrss_kb = ru.ru_maxrss;
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  split->sys_s = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  split->vcsw = ru.ru_nvcsw;
+  split->ivcsw = ru.ru_nivcsw;
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + split->sys_s;
+}
+
+/* CPU time of the process (user + sys, all threads), seconds; the peak
+ * RSS in KiB into @maxrss_kb unless it is NULL (the same getrusage()). */
+static inline double
+bench_cpu_s (long *maxrss_kb)
+{
+  BenchSplit unused;
+
+  return bench_split (&unused, maxrss_kb);
+}
+
+/* The keys sys_per_frame_us, vcsw_per_frame and ivcsw_per_frame over the
+ * @frames frames between @warm and @last, with a leading space. */
+static inline int
+bench_split_format (char *out, size_t len, const BenchSplit * warm,
+    const BenchSplit * last, long frames)
+{
+  double n = frames > 0 ? frames : 1;
+
+  return snprintf (out, len, " sys_per_frame_us=%.3f vcsw_per_frame=%.3f"
+      " ivcsw_per_frame=%.3f", (last->sys_s - warm->sys_s) * 1e6 / n,
+      (last->vcsw - warm->vcsw) / n, (last->ivcsw - warm->ivcsw) / n);
 }
 
 #endif

@@ -35,6 +35,7 @@ static WriteFunc real_write;
 static long warmup = 10, n;
 static double seconds = -1, t_start, t_first, t_last, c_first, c_warm, c_last;
 static long maxrss, frame_bytes;
+static BenchSplit s_warm, s_last;
 static int v4l2_fd = -1, other_fd = -1, signalled;
 
 static void meter_init (void) __attribute__((constructor));
@@ -85,10 +86,10 @@ write (int fd, const void *buf, size_t count)
       c_first = bench_cpu_s (&maxrss);
     }
     if (n == warmup + 1)
-      c_warm = bench_cpu_s (&maxrss);
+      c_warm = bench_split (&s_warm, &maxrss);
     if (!signalled) {
       t_last = t;
-      c_last = bench_cpu_s (&maxrss);
+      c_last = bench_split (&s_last, &maxrss);
       if (seconds > 0 && t - t_first >= seconds) {
         signalled = 1;
         kill (getpid (), SIGINT);
@@ -103,6 +104,7 @@ __attribute__((destructor))
 {
   const char *out = getenv ("FGRAB_METER_OUT");
   long steady = n - warmup - 1;
+  char split[128];
   FILE *f;
 
   if (!out || n == 0)
@@ -110,10 +112,12 @@ __attribute__((destructor))
   f = fopen (out, "a");
   if (!f)
     return;
+  bench_split_format (split, sizeof (split), &s_warm, &s_last, steady);
   fprintf (f, "frames=%ld warmup=%ld span_s=%.6f ttfb_ms=%.3f "
       "startup_cpu_ms=%.3f cpu_ms=%.3f cpu_per_frame_us=%.3f maxrss_kb=%ld "
-      "frame_bytes=%ld stalls=0\n", n, warmup, t_last - t_first,
+      "frame_bytes=%ld stalls=0%s\n", n, warmup, t_last - t_first,
       (t_first - t_start) * 1e3, c_first * 1e3, (c_last - c_warm) * 1e3,
-      steady > 0 ? (c_last - c_warm) * 1e6 / steady : 0.0, maxrss, frame_bytes);
+      steady > 0 ? (c_last - c_warm) * 1e6 / steady : 0.0, maxrss, frame_bytes,
+      split);
   fclose (f);
 }

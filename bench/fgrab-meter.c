@@ -42,6 +42,10 @@
  *   frame_bytes       size of the last frame
  *   stalls            stalls made
  *   page_off          where in its page the first frame's data starts
+ *   sys_per_frame_us  the system time in cpu_per_frame_us
+ *   vcsw_per_frame, ivcsw_per_frame
+ *                     voluntary and involuntary context switches a frame
+ *                     over the same frames (all threads)
  *   error             instead of the above when the run failed (an error
  *                     message, or no frame within 20 s)
  *   seq_first, seq_last, seq_lost   with --seq
@@ -95,6 +99,7 @@ typedef struct
   gint64 n;
   gdouble t_request, t_first, t_last;
   gdouble c_first, c_warm, c_last;
+  BenchSplit s_warm, s_last;
   guint64 seq_first, seq_last, seq_prev;
   gint64 seq_lost, stalls;
   gsize frame_bytes;
@@ -144,10 +149,10 @@ meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     m->c_first = bench_cpu_s (NULL);
   }
   if (m->n == m->warmup + 1)
-    m->c_warm = bench_cpu_s (NULL);
+    m->c_warm = bench_split (&m->s_warm, NULL);
   m->t_last = t;
   if (t - m->t_first >= m->seconds) {
-    m->c_last = bench_cpu_s (&m->maxrss);
+    m->c_last = bench_split (&m->s_last, &m->maxrss);
     m->done = TRUE;
     g_atomic_int_set (&m->stop, 1);
     g_idle_add (quit_idle, m);
@@ -472,15 +477,18 @@ main (int argc, char **argv)
 
   if (m.done && m.exit_code == 0) {
     gint64 steady = m.n - m.warmup - 1;
+    gchar split[128];
+
+    bench_split_format (split, sizeof (split), &m.s_warm, &m.s_last, steady);
 
     g_print ("frames=%" G_GINT64_FORMAT " warmup=%" G_GINT64_FORMAT
         " span_s=%.6f ttfb_ms=%.3f startup_cpu_ms=%.3f cpu_ms=%.3f"
         " cpu_per_frame_us=%.3f maxrss_kb=%ld frame_bytes=%" G_GSIZE_FORMAT
-        " stalls=%" G_GINT64_FORMAT " page_off=%u", m.n, m.warmup,
+        " stalls=%" G_GINT64_FORMAT " page_off=%u%s", m.n, m.warmup,
         m.t_last - m.t_first, (m.t_first - m.t_request) * 1e3, m.c_first * 1e3,
         (m.c_last - m.c_warm) * 1e3,
         steady > 0 ? (m.c_last - m.c_warm) * 1e6 / steady : 0.0, m.maxrss,
-        m.frame_bytes, m.stalls, m.page_off);
+        m.frame_bytes, m.stalls, m.page_off, split);
     if (m.seq)
       g_print (" seq_first=%" G_GUINT64_FORMAT " seq_last=%" G_GUINT64_FORMAT
           " seq_lost=%" G_GINT64_FORMAT, m.seq_first, m.seq_last, m.seq_lost);

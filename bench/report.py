@@ -111,9 +111,10 @@ def main():
         base_of = BASELINE.get(g, {None: "bare"})
         print("### %s / %s\n" % (g, cell))
         print("| contender | CPU/frame µs (range) | ratio to bare (range) "
+              "| of it sys µs (range) | switches/frame vol, invol "
               "| CPU/MB µs | start-up CPU ms | 1st buffer ms | peak RSS KiB "
               "| frames (median) | fps | lost (median, max) | errors |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for c, ds in byc.items():
             ok = [d for d in ds if "error" not in d]
             errs = [d["error"] for d in ds if "error" in d]
@@ -135,9 +136,18 @@ def main():
                    if num(d, "span_s")]
             ls = [lost(g, d, readers.get((g, cell, c, d["rep"]))) for d in ok]
             ls = [x for x in ls if x is not None]
-            print("| %s | %s (%s) | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |"
+            # sys and switches: runs made before they were recorded show "–"
+            sys_ = [num(d, "sys_per_frame_us") for d in ok]
+            sys_col = fmt(med(sys_))
+            if rng(sys_):
+                sys_col += " (%s)" % rng(sys_)
+            print("| %s | %s (%s) | %s (%s) | %s | %s, %s | %s | %s | %s "
+                  "| %s | %s | %s | %s | %s |"
                   % (c, fmt(med(cpf)), rng(cpf), fmt(med(ratios), "%.3f"),
-                     rng(ratios), fmt(med(mb), "%.0f"),
+                     rng(ratios), sys_col,
+                     fmt(med([num(d, "vcsw_per_frame") for d in ok]), "%.2f"),
+                     fmt(med([num(d, "ivcsw_per_frame") for d in ok]), "%.2f"),
+                     fmt(med(mb), "%.0f"),
                      fmt(med([num(d, "startup_cpu_ms") for d in ok])),
                      fmt(med([num(d, "ttfb_ms") for d in ok])),
                      fmt(med([num(d, "maxrss_kb") for d in ok]), "%.0f"),
