@@ -55,13 +55,17 @@ bench_cpu_s (long *maxrss_kb)
 }
 
 /* The keys sys_per_frame_us, vcsw_per_frame and ivcsw_per_frame over the
- * @frames frames between @warm and @last, with a leading space. */
+ * @frames frames between @warm and @last, with a leading space; 0 without
+ * a steady state (@frames < 1), as cpu_per_frame_us is. */
 static inline int
 bench_split_format (char *out, size_t len, const BenchSplit * warm,
     const BenchSplit * last, long frames)
 {
-  double n = frames > 0 ? frames : 1;
+  double n = frames;
 
+  if (frames < 1)
+    return snprintf (out, len, " sys_per_frame_us=0.000 vcsw_per_frame=0.000"
+        " ivcsw_per_frame=0.000");
   return snprintf (out, len, " sys_per_frame_us=%.3f vcsw_per_frame=%.3f"
       " ivcsw_per_frame=%.3f", (last->sys_s - warm->sys_s) * 1e6 / n,
       (last->vcsw - warm->vcsw) / n, (last->ivcsw - warm->ivcsw) / n);
