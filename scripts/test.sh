@@ -105,8 +105,10 @@ fi
 if CC=clang "${sanitize_setup[@]}" && ninja -C "$sanitize_build"; then
   mapfile -t unit_tests < <(memcheck_tests "$sanitize_build")
   need_tests "${unit_tests[@]}"
+  # the stress suite too: its races (caps queries during renegotiation)
+  # are what ASan catches
   run_tests "$sanitize_build/test-output-sanitize.txt" -C "$sanitize_build" \
-    --setup sanitize --num-processes 2 "${unit_tests[@]}"
+    --setup sanitize --num-processes 2 "${unit_tests[@]}" fgrabstress
   # replay of seeds and regressions, then a bounded fuzzing run
   run_tests "$sanitize_build/test-output-fuzz.txt" -C "$sanitize_build" \
     --setup sanitize --suite fuzz --num-processes 1

@@ -136,6 +136,13 @@ xioctl (FgrabDevice * device, unsigned long request, void *arg)
   return ret;
 }
 
+/* Every function that looks at or changes the device's state holds its
+ * lock for its whole run (see FgrabDevice in fgrabdevice.h).  Recursive:
+ * they call each other. */
+#define HOLD_DEVICE_LOCK(device) \
+  g_autoptr (GRecMutexLocker) G_GNUC_UNUSED device_locker = \
+      g_rec_mutex_locker_new (&(device)->lock)
+
 FgrabDevice *
 fgrab_device_new (const gchar * path, gboolean output)
 {
@@ -144,6 +151,8 @@ fgrab_device_new (const gchar * path, gboolean output)
   ensure_debug_category ();
 
   device = g_new0 (FgrabDevice, 1);
+  g_atomic_ref_count_init (&device->refcount);
+  g_rec_mutex_init (&device->lock);
   device->path = g_strdup (path);
   device->output = output;
   device->type = output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
@@ -157,16 +166,24 @@ fgrab_device_new (const gchar * path, gboolean output)
   return device;
 }
 
-void
-fgrab_device_free (FgrabDevice * device)
+FgrabDevice *
+fgrab_device_ref (FgrabDevice * device)
 {
-  if (device == NULL)
+  g_atomic_ref_count_inc (&device->refcount);
+  return device;
+}
+
+void
+fgrab_device_unref (FgrabDevice * device)
+{
+  if (device == NULL || !g_atomic_ref_count_dec (&device->refcount))
     return;
 
   fgrab_device_close (device);
   if (device->poll)
     gst_poll_free (device->poll);
   g_array_free (device->fourccs, TRUE);
+  g_rec_mutex_clear (&device->lock);
   g_free (device->path);
   g_free (device);
 }
@@ -174,15 +191,19 @@ fgrab_device_free (FgrabDevice * device)
 gboolean
 fgrab_device_is_open (FgrabDevice * device)
 {
+  HOLD_DEVICE_LOCK (device);
+
   return device->fd >= 0;
 }
 
-const gchar *
-fgrab_device_get_card (FgrabDevice * device)
+gchar *
+fgrab_device_dup_card (FgrabDevice * device)
 {
-  if (!fgrab_device_is_open (device))
+  HOLD_DEVICE_LOCK (device);
+
+  if (device->fd < 0)
     return NULL;
-  return (const gchar *) device->vcap.card;
+  return g_strdup ((const gchar *) device->vcap.card);
 }
 
 static gboolean
@@ -264,6 +285,7 @@ reload_format (FgrabDevice * device)
 gboolean
 fgrab_device_open (FgrabDevice * device, GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
   const gchar *path = device->path;
   struct stat st;
   gint fd;
@@ -381,6 +403,8 @@ fail:
 void
 fgrab_device_close (FgrabDevice * device)
 {
+  HOLD_DEVICE_LOCK (device);
+
   if (device->poll && device->pollfd.fd >= 0)
     gst_poll_remove_fd (device->poll, &device->pollfd);
   gst_poll_fd_init (&device->pollfd);
@@ -392,6 +416,15 @@ fgrab_device_close (FgrabDevice * device)
   g_array_set_size (device->fourccs, 0);
   gst_clear_caps (&device->caps);
   device->fgrab_format = NULL;
+}
+
+gboolean
+fgrab_device_reopen (FgrabDevice * device, GError ** error)
+{
+  HOLD_DEVICE_LOCK (device);
+
+  fgrab_device_close (device);
+  return fgrab_device_open (device, error);
 }
 
 /* Colorimetry as V4L2's colorspace rules define the defaults (the uAPI's
@@ -899,12 +932,16 @@ get_parm_or_zero (FgrabDevice * device, struct v4l2_streamparm *parm)
 GstCaps *
 fgrab_device_probe_caps (FgrabDevice * device)
 {
+  HOLD_DEVICE_LOCK (device);
   struct v4l2_fmtdesc desc;
   struct v4l2_streamparm parm;
   GstCaps *caps;
   gint par_n, par_d;
 
-  g_return_val_if_fail (fgrab_device_is_open (device), NULL);
+  /* closed by another thread since the caller looked, or not reopened
+   * after an unplug */
+  if (device->fd < 0)
+    return NULL;
 
   if (device->caps)
     return gst_caps_ref (device->caps);
@@ -953,6 +990,7 @@ fgrab_device_probe_caps (FgrabDevice * device)
 void
 fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
   const gchar *dir = device->output ? "output" : "capture";
   gchar *debug = g_strdup_printf ("VIDIOC_ENUM_FMT listed %u formats, then "
       "%s", device->n_enumerated, device->enum_errno ?
@@ -976,6 +1014,7 @@ fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error)
 GstCaps *
 fgrab_device_get_current_caps (FgrabDevice * device)
 {
+  HOLD_DEVICE_LOCK (device);
   const struct v4l2_pix_format *pix = &device->format.fmt.pix;
   struct v4l2_streamparm parm;
   GstStructure *s;
@@ -1025,6 +1064,7 @@ find_fourcc (FgrabDevice * device, const GstStructure * s)
 gboolean
 fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
   const GstStructure *s;
   struct v4l2_format fmt;
   const FgrabFormat *format;
@@ -1136,6 +1176,7 @@ gboolean
 fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
     FgrabFrameLayout * layout)
 {
+  HOLD_DEVICE_LOCK (device);
   const struct v4l2_pix_format *pix = &device->format.fmt.pix;
   const FgrabFormat *format = device->fgrab_format;
   const GstVideoFormatInfo *finfo;
@@ -1239,6 +1280,7 @@ gboolean
 fgrab_device_get_params (FgrabDevice * device, FgrabStreamParams * params,
     GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
   struct v4l2_streamparm parm;
 
   memset (&parm, 0, sizeof (parm));
@@ -1260,6 +1302,7 @@ gboolean
 fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
     GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
   struct v4l2_streamparm parm;
 
   /* Start from the driver's values so fields we do not set are kept. */
@@ -1450,6 +1493,7 @@ describe_routes (FgrabDevice * device, gboolean with_std_only)
 gint
 fgrab_device_get_input (FgrabDevice * device)
 {
+  HOLD_DEVICE_LOCK (device);
   gint index = -1;
 
   if (xioctl (device, device->output ? VIDIOC_G_OUTPUT : VIDIOC_G_INPUT,
@@ -1464,6 +1508,7 @@ fgrab_device_get_input (FgrabDevice * device)
 gboolean
 fgrab_device_select_input (FgrabDevice * device, guint index, GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
   const gchar *what = device->output ? "output" : "input";
   FgrabRoute route;
   gchar *debug, *valid;
@@ -1521,6 +1566,7 @@ fgrab_device_select_input (FgrabDevice * device, guint index, GError ** error)
 gint
 fgrab_device_get_norm (FgrabDevice * device)
 {
+  HOLD_DEVICE_LOCK (device);
   v4l2_std_id std = 0;
   gint best = 0, best_bits = G_MAXINT;
   guint i;
@@ -1553,6 +1599,7 @@ fgrab_device_get_norm (FgrabDevice * device)
 gboolean
 fgrab_device_select_standard (FgrabDevice * device, gint norm, GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
   const gchar *what = device->output ? "output" : "input";
   v4l2_std_id std = (guint32) norm, now = 0;
   gchar *name = describe_standards (std), *debug = NULL;
@@ -1641,6 +1688,8 @@ gboolean
 fgrab_device_select (FgrabDevice * device, gint route, gint norm,
     gint * actual_route, gint * actual_norm, GError ** error)
 {
+  HOLD_DEVICE_LOCK (device);
+
   if ((route >= 0 && !fgrab_device_select_input (device, route, error)) ||
       (norm != 0 && !fgrab_device_select_standard (device, norm, error)))
     return FALSE;
@@ -1664,6 +1713,8 @@ fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout,
 void
 fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
 {
+  HOLD_DEVICE_LOCK (device);
+
   if (device->poll)
     gst_poll_set_flushing (device->poll, flushing);
 }

@@ -84,8 +84,24 @@ typedef struct
 
 typedef struct _FgrabDevice FgrabDevice;
 
+/* One V4L2 node.  Shared by reference: an element holds one from
+ * NULL->READY to READY->NULL, and any other thread (caps and accept-caps
+ * queries, property getters, unlock) takes a reference of its own under
+ * the element's object lock before using it.
+ *
+ * The lock discipline: every function of this layer but the I/O
+ * (fgrab_device_read, fgrab_device_write, fgrab_device_set_poll_timeout)
+ * holds @lock for its whole run, so a caps query never sees the node half
+ * reopened or its probed caps half freed.  The I/O runs unlocked, so that
+ * unlock() is never kept waiting by a read blocked in poll; it belongs to
+ * the streaming thread, which is also the only thread that reopens the
+ * node while I/O may run.  Never post a message on the bus while holding
+ * @lock: a synchronous bus handler may call back into the element. */
 struct _FgrabDevice
 {
+  gatomicrefcount refcount;
+  GRecMutex lock;
+
   gchar *path;
   gboolean output;
   enum v4l2_buf_type type;
@@ -119,15 +135,21 @@ struct _FgrabDevice
 };
 
 FgrabDevice *fgrab_device_new (const gchar * path, gboolean output);
-void fgrab_device_free (FgrabDevice * device);
+FgrabDevice *fgrab_device_ref (FgrabDevice * device);
+/* The last reference closes the node. */
+void fgrab_device_unref (FgrabDevice * device);
 
 gboolean fgrab_device_open (FgrabDevice * device, GError ** error);
 gboolean fgrab_device_is_open (FgrabDevice * device);
 void fgrab_device_close (FgrabDevice * device);
-const gchar *fgrab_device_get_card (FgrabDevice * device);
+/* Close and open in one hold of the lock: ends read()/write() I/O (the
+ * only way to stop it) and leaves the node idle for a new format. */
+gboolean fgrab_device_reopen (FgrabDevice * device, GError ** error);
+/* The driver's card name, NULL while the node is closed.  g_free() it. */
+gchar *fgrab_device_dup_card (FgrabDevice * device);
 
 /* Caps of every format, size and frame interval the node offers, in the
- * node's order.  Cached until close. */
+ * node's order.  Cached until close.  NULL while the node is closed. */
 GstCaps *fgrab_device_probe_caps (FgrabDevice * device);
 /* Why fgrab_device_probe_caps came back empty, as an error for the user:
  * the node was disconnected, it lists no format (yet), or none that

@@ -205,7 +205,8 @@ device_from_node (FgrabDevice * node)
   GstStructure *props;
   GstCaps *caps;
   gchar *bus_info;
-  const gchar *card = fgrab_device_get_card (node);
+  /* the node is this probe's own: no other thread sees it */
+  const gchar *card = (const gchar *) node->vcap.card;
 
   caps = fgrab_device_probe_caps (node);
   if (caps == NULL || gst_caps_is_empty (caps)) {
@@ -265,7 +266,7 @@ probe_node (const gchar * path, gboolean * retry)
 
       if (device)
         devices = g_list_append (devices, device);
-      fgrab_device_free (node);
+      fgrab_device_unref (node);
       continue;
     }
 
@@ -282,7 +283,7 @@ probe_node (const gchar * path, gboolean * retry)
             FGRAB_DEVICE_ERROR_NOT_FOUND))
       *retry = TRUE;
     g_error_free (error);
-    fgrab_device_free (node);
+    fgrab_device_unref (node);
     if (!other_direction)
       break;
   }

@@ -49,6 +49,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
+#include "fgrabelement.h"
 #include "fgraburi.h"
 #include "gstfgrabsink.h"
 
@@ -99,11 +100,6 @@ struct _GstFgrabSink
   guint actual_writebuffers;
   guint actual_outputmode;
   guint actual_extendedmode;
-
-  /* Guards the device pointer and its reopening against unlock() and
-   * unlock_stop() from other threads; the device's GstPoll, and with it
-   * the flushing state, outlives a reopen. */
-  GMutex dev_lock;
 
   /* Stream state: state changes and the streaming thread. */
   FgrabDevice *device;
@@ -331,7 +327,6 @@ gst_fgrab_sink_init (GstFgrabSink * self)
   self->output = DEFAULT_OUTPUT;
   self->norm = DEFAULT_NORM;
   self->actual_output = -1;
-  g_mutex_init (&self->dev_lock);
   gst_video_info_init (&self->info);
 }
 
@@ -340,12 +335,11 @@ gst_fgrab_sink_finalize (GObject * object)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
-  fgrab_device_free (self->device);
+  fgrab_device_unref (self->device);
   gst_clear_caps (&self->configured_caps);
   gst_clear_buffer (&self->preroll_shown);
   g_free (self->staging);
   g_free (self->device_path);
-  g_mutex_clear (&self->dev_lock);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -406,11 +400,8 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
       g_value_set_string (value, self->device_path);
       break;
     case PROP_DEVICE_NAME:
-      /* the streaming thread may be reopening the node */
-      g_mutex_lock (&self->dev_lock);
-      g_value_set_string (value, self->device ?
-          fgrab_device_get_card (self->device) : NULL);
-      g_mutex_unlock (&self->dev_lock);
+      g_value_take_string (value, self->device ?
+          fgrab_device_dup_card (self->device) : NULL);
       break;
     case PROP_WRITEBUFFERS:
       g_value_set_uint (value, self->configured ? self->actual_writebuffers :
@@ -493,41 +484,21 @@ gst_fgrab_sink_open (GstFgrabSink * self)
   if (!fgrab_device_open (device, &error)) {
     fgrab_device_post_error (GST_ELEMENT (self), error);
     g_error_free (error);
-    fgrab_device_free (device);
+    fgrab_device_unref (device);
     return FALSE;
   }
 
-  GST_INFO_OBJECT (self, "opened %s ('%s')", device->path,
-      fgrab_device_get_card (device));
+  GST_INFO_OBJECT (self, "opened %s ('%s')", device->path, device->vcap.card);
 
   if (!gst_fgrab_sink_select (self, device)) {
-    fgrab_device_free (device);
+    fgrab_device_unref (device);
     return FALSE;
   }
 
   self->io_started = FALSE;
   self->params_warned = FALSE;
-  GST_OBJECT_LOCK (self);
-  g_mutex_lock (&self->dev_lock);
-  self->device = device;
-  g_mutex_unlock (&self->dev_lock);
-  GST_OBJECT_UNLOCK (self);
+  fgrab_element_replace_device (GST_ELEMENT (self), &self->device, device);
   return TRUE;
-}
-
-static void
-gst_fgrab_sink_close (GstFgrabSink * self)
-{
-  FgrabDevice *device;
-
-  GST_OBJECT_LOCK (self);
-  g_mutex_lock (&self->dev_lock);
-  device = self->device;
-  self->device = NULL;
-  g_mutex_unlock (&self->dev_lock);
-  GST_OBJECT_UNLOCK (self);
-
-  fgrab_device_free (device);
 }
 
 static GstStateChangeReturn
@@ -549,7 +520,7 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
 
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_NULL:
-      gst_fgrab_sink_close (self);
+      fgrab_element_replace_device (element, &self->device, NULL);
       break;
     default:
       break;
@@ -562,29 +533,9 @@ static GstCaps *
 gst_fgrab_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
-  GstCaps *caps, *result;
 
-  if (self->device && fgrab_device_is_open (self->device)) {
-    guint i;
-
-    /* On output the colorimetry is the writer's to say; what TRY_FMT
-     * answered is the driver's default, not a limit, and the bytes reach
-     * the driver unchanged whatever the label. */
-    caps = gst_caps_make_writable (fgrab_device_probe_caps (self->device));
-    for (i = 0; i < gst_caps_get_size (caps); i++)
-      gst_structure_remove_field (gst_caps_get_structure (caps, i),
-          "colorimetry");
-  } else {
-    caps = gst_pad_get_pad_template_caps (GST_BASE_SINK_PAD (bsink));
-  }
-
-  if (filter) {
-    result = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-  } else {
-    result = caps;
-  }
-  return result;
+  return fgrab_element_get_caps (GST_ELEMENT (self), &self->device,
+      GST_BASE_SINK_PAD (bsink), filter);
 }
 
 static void
@@ -613,10 +564,7 @@ gst_fgrab_sink_reopen (GstFgrabSink * self)
     return TRUE;
 
   GST_DEBUG_OBJECT (self, "reopening the device to end write() I/O");
-  g_mutex_lock (&self->dev_lock);
-  fgrab_device_close (self->device);
-  ok = fgrab_device_open (self->device, &error);
-  g_mutex_unlock (&self->dev_lock);
+  ok = fgrab_device_reopen (self->device, &error);
   self->io_started = FALSE;
   self->partial = FALSE;
 
@@ -952,10 +900,7 @@ gst_fgrab_sink_unlock (GstBaseSink * bsink)
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
 
   GST_LOG_OBJECT (self, "flushing");
-  g_mutex_lock (&self->dev_lock);
-  if (self->device)
-    fgrab_device_set_flushing (self->device, TRUE);
-  g_mutex_unlock (&self->dev_lock);
+  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, TRUE);
   return TRUE;
 }
 
@@ -965,10 +910,7 @@ gst_fgrab_sink_unlock_stop (GstBaseSink * bsink)
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
 
   GST_LOG_OBJECT (self, "no longer flushing");
-  g_mutex_lock (&self->dev_lock);
-  if (self->device)
-    fgrab_device_set_flushing (self->device, FALSE);
-  g_mutex_unlock (&self->dev_lock);
+  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, FALSE);
   return TRUE;
 }
 

@@ -49,6 +49,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
+#include "fgrabelement.h"
 #include "fgraburi.h"
 #include "gstfgrabsrc.h"
 
@@ -349,7 +350,7 @@ gst_fgrab_src_finalize (GObject * object)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (object);
 
-  fgrab_device_free (self->device);
+  fgrab_device_unref (self->device);
   gst_clear_caps (&self->configured_caps);
   g_free (self->staging);
   g_free (self->device_path);
@@ -413,8 +414,8 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id,
       g_value_set_string (value, self->device_path);
       break;
     case PROP_DEVICE_NAME:
-      g_value_set_string (value, self->device ?
-          fgrab_device_get_card (self->device) : NULL);
+      g_value_take_string (value, self->device ?
+          fgrab_device_dup_card (self->device) : NULL);
       break;
     case PROP_READBUFFERS:
       g_value_set_uint (value, self->configured ? self->actual_readbuffers :
@@ -497,35 +498,19 @@ gst_fgrab_src_open (GstFgrabSrc * self)
   if (!fgrab_device_open (device, &error)) {
     fgrab_device_post_error (GST_ELEMENT (self), error);
     g_error_free (error);
-    fgrab_device_free (device);
+    fgrab_device_unref (device);
     return FALSE;
   }
 
-  GST_INFO_OBJECT (self, "opened %s ('%s')", device->path,
-      fgrab_device_get_card (device));
+  GST_INFO_OBJECT (self, "opened %s ('%s')", device->path, device->vcap.card);
 
   if (!gst_fgrab_src_select (self, device)) {
-    fgrab_device_free (device);
+    fgrab_device_unref (device);
     return FALSE;
   }
 
-  GST_OBJECT_LOCK (self);
-  self->device = device;
-  GST_OBJECT_UNLOCK (self);
+  fgrab_element_replace_device (GST_ELEMENT (self), &self->device, device);
   return TRUE;
-}
-
-static void
-gst_fgrab_src_close (GstFgrabSrc * self)
-{
-  FgrabDevice *device;
-
-  GST_OBJECT_LOCK (self);
-  device = self->device;
-  self->device = NULL;
-  GST_OBJECT_UNLOCK (self);
-
-  fgrab_device_free (device);
 }
 
 static GstStateChangeReturn
@@ -547,7 +532,7 @@ gst_fgrab_src_change_state (GstElement * element, GstStateChange transition)
 
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_NULL:
-      gst_fgrab_src_close (self);
+      fgrab_element_replace_device (element, &self->device, NULL);
       break;
     default:
       break;
@@ -560,20 +545,9 @@ static GstCaps *
 gst_fgrab_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-  GstCaps *caps, *result;
 
-  if (self->device && fgrab_device_is_open (self->device))
-    caps = fgrab_device_probe_caps (self->device);
-  else
-    caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
-
-  if (filter) {
-    result = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-  } else {
-    result = caps;
-  }
-  return result;
+  return fgrab_element_get_caps (GST_ELEMENT (self), &self->device,
+      GST_BASE_SRC_PAD (bsrc), filter);
 }
 
 /* TRUE when @s leaves the rate entirely open: the driver did not enumerate
@@ -675,9 +649,8 @@ gst_fgrab_src_reopen (GstFgrabSrc * self, gboolean post_errors)
     return TRUE;
 
   GST_DEBUG_OBJECT (self, "reopening the device to end read() I/O");
-  fgrab_device_close (self->device);
   self->io_started = FALSE;
-  if (!fgrab_device_open (self->device, &error)) {
+  if (!fgrab_device_reopen (self->device, &error)) {
     if (post_errors)
       fgrab_device_post_error (GST_ELEMENT (self), error);
     else
@@ -1101,8 +1074,7 @@ gst_fgrab_src_unlock (GstBaseSrc * bsrc)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
   GST_LOG_OBJECT (self, "flushing");
-  if (self->device)
-    fgrab_device_set_flushing (self->device, TRUE);
+  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, TRUE);
   return TRUE;
 }
 
@@ -1112,8 +1084,7 @@ gst_fgrab_src_unlock_stop (GstBaseSrc * bsrc)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
   GST_LOG_OBJECT (self, "no longer flushing");
-  if (self->device)
-    fgrab_device_set_flushing (self->device, FALSE);
+  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, FALSE);
   return TRUE;
 }
 

@@ -487,17 +487,18 @@ run_device (gboolean output, guint choice)
   FgrabStreamParams params;
   GstVideoInfo info;
   FgrabFrameLayout layout;
-  const gchar *card;
+  gchar *card;
   gint fps_n = 0, fps_d = 1;
 
   if (!fgrab_device_open (device, &error)) {
     FUZZ_ASSERT (error != NULL && strchr (error->message, '\n') != NULL);
     g_error_free (error);
-    fgrab_device_free (device);
+    fgrab_device_unref (device);
     return;
   }
-  card = fgrab_device_get_card (device);
+  card = fgrab_device_dup_card (device);
   FUZZ_ASSERT (card != NULL && strlen (card) < sizeof (device->vcap.card));
+  g_free (card);
 
   caps = fgrab_device_probe_caps (device);
   FUZZ_ASSERT (caps != NULL);
@@ -552,7 +553,7 @@ run_device (gboolean output, guint choice)
 
 done:
   fgrab_device_close (device);
-  fgrab_device_free (device);
+  fgrab_device_unref (device);
 }
 
 /* A sink that takes anything and offers no pool or meta, so that a

@@ -417,6 +417,203 @@ GST_START_TEST (test_sink_torn_down_while_blocked)
 
 GST_END_TEST;
 
+/* Caps, accept-caps and device-name asked from another thread, as an
+ * application or a downstream element does, while the streaming thread
+ * renegotiates (and reopens the node) again and again: every answer must
+ * be the device's caps, never empty, and nothing may crash. */
+typedef struct
+{
+  GstPad *pad;
+  GstElement *element;
+  GstCaps *fixed;
+  gint stop;
+  guint queries;
+  guint empty;
+  guint refused;
+  guint unnamed;
+} Querier;
+
+static gpointer
+query_loop (gpointer data)
+{
+  Querier *q = data;
+
+  while (!g_atomic_int_get (&q->stop)) {
+    GstCaps *caps = gst_pad_query_caps (q->pad, NULL);
+    gchar *name = NULL;
+
+    if (caps == NULL || gst_caps_is_empty (caps))
+      q->empty++;
+    gst_clear_caps (&caps);
+    if (!gst_pad_query_accept_caps (q->pad, q->fixed))
+      q->refused++;
+    g_object_get (q->element, "device-name", &name, NULL);
+    if (name == NULL)
+      q->unnamed++;
+    g_free (name);
+    q->queries++;
+  }
+  return NULL;
+}
+
+static FakeV4l2Device *
+new_two_size_device (const gchar * path, gboolean output)
+{
+  FakeV4l2Device *dev = new_device (path, output);
+
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
+  return dev;
+}
+
+static GstCaps *
+yuy2_caps (gint width, gint height)
+{
+  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, "YUY2",
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+}
+
+/* Waits until @pad carries caps of @width, under the hang guard. */
+static void
+wait_for_width (GstPad * pad, gint width, guint round)
+{
+  gint64 end = g_get_monotonic_time () + HANG_GUARD / GST_USECOND;
+
+  for (;;) {
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    gint w = 0;
+
+    if (caps)
+      gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w);
+    gst_clear_caps (&caps);
+    if (w == width)
+      return;
+    if (g_get_monotonic_time () > end)
+      fail ("round %u: never renegotiated to width %d", round, width);
+    g_usleep (200);
+  }
+}
+
+/* Starts the querier, runs @renegotiate @rounds times (and on until the
+ * querier has asked a few thousand times), then checks its answers. */
+static guint
+query_during_renegotiation (GstElement * element, const gchar * pad_name,
+    void (*renegotiate) (gpointer data, guint round), gpointer data)
+{
+  Querier q = { 0, };
+  GThread *thread;
+  guint rounds = MAX (10, cycles), i;
+
+  q.pad = gst_element_get_static_pad (element, pad_name);
+  q.element = element;
+  q.fixed = yuy2_caps (640, 480);
+  thread = g_thread_new ("querier", query_loop, &q);
+  for (i = 0; i < rounds || g_atomic_int_get (&q.queries) < 2000; i++)
+    renegotiate (data, i);
+  g_atomic_int_set (&q.stop, 1);
+  g_thread_join (thread);
+
+  GST_INFO ("%u renegotiations, %u queries", i, q.queries);
+  fail_unless (q.queries >= 2000, "only %u queries", q.queries);
+  fail_unless_equals_int (q.empty, 0);
+  fail_unless_equals_int (q.refused, 0);
+  fail_unless_equals_int (q.unnamed, 0);
+  gst_caps_unref (q.fixed);
+  gst_object_unref (q.pad);
+  return i;
+}
+
+typedef struct
+{
+  GstElement *filter;
+  GstPad *sinkpad;
+  GstBus *bus;
+} SrcRenegotiation;
+
+/* A new size in the capsfilter: the source renegotiates on its streaming
+ * thread, which reopens the node for the new format. */
+static void
+renegotiate_src (gpointer data, guint round)
+{
+  SrcRenegotiation *r = data;
+  gint width = round % 2 ? 320 : 640;
+  GstCaps *caps = yuy2_caps (width, width * 3 / 4);
+
+  g_object_set (r->filter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  wait_for_width (r->sinkpad, width, round);
+  assert_no_error (r->bus);
+}
+
+GST_START_TEST (test_src_caps_queries_during_renegotiation)
+{
+  FakeV4l2Device *dev = new_two_size_device (CAPTURE_PATH, FALSE);
+  GstElement *pipeline = gst_parse_launch ("fgrabsrc name=src device="
+      CAPTURE_PATH " ! capsfilter name=cf ! fakesink name=sink sync=false",
+      NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  SrcRenegotiation r;
+  guint rounds;
+
+  r.filter = gst_bin_get_by_name (GST_BIN (pipeline), "cf");
+  r.sinkpad = gst_element_get_static_pad (sink, "sink");
+  r.bus = gst_element_get_bus (pipeline);
+  set_state_checked (pipeline, GST_STATE_PLAYING, 0);
+
+  rounds = query_during_renegotiation (src, "src", renegotiate_src, &r);
+
+  set_state_checked (pipeline, GST_STATE_NULL, 0);
+  /* each round set a new format */
+  fail_unless (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT) >= rounds);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  gst_object_unref (r.bus);
+  gst_object_unref (r.sinkpad);
+  gst_object_unref (r.filter);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* A frame of a new size: the sink renegotiates on the thread that pushes
+ * it, and reopens the node for the new format. */
+static void
+renegotiate_sink (gpointer data, guint round)
+{
+  GstHarness *h = data;
+  gint width = round % 2 ? 320 : 640;
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, width * width * 3 / 4 * 2,
+      NULL);
+
+  gst_buffer_memset (buf, 0, round, gst_buffer_get_size (buf));
+  gst_harness_set_src_caps (h, yuy2_caps (width, width * 3 / 4));
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+}
+
+GST_START_TEST (test_sink_caps_queries_during_renegotiation)
+{
+  FakeV4l2Device *dev = new_two_size_device (OUTPUT_PATH, TRUE);
+  GstHarness *h = gst_harness_new_parse ("fgrabsink device=" OUTPUT_PATH
+      " sync=false");
+  GstElement *sink = gst_harness_find_element (h, "fgrabsink");
+  guint rounds;
+
+  gst_harness_play (h);
+  rounds = query_during_renegotiation (sink, "sink", renegotiate_sink, h);
+
+  /* each round set a new format and wrote a frame */
+  fail_unless (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT) >= rounds);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+      rounds);
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 fgrabstress_suite (void)
 {
@@ -432,6 +629,8 @@ fgrabstress_suite (void)
   tcase_add_test (tc, test_src_refuses_seeks_and_goes_on);
   tcase_add_test (tc, test_src_torn_down_while_blocked);
   tcase_add_test (tc, test_sink_torn_down_while_blocked);
+  tcase_add_test (tc, test_src_caps_queries_during_renegotiation);
+  tcase_add_test (tc, test_sink_caps_queries_during_renegotiation);
   return s;
 }
 
