@@ -161,8 +161,6 @@ static GstCaps *gst_fgrab_sink_get_caps (GstBaseSink * bsink, GstCaps * filter);
 static gboolean gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps);
 static gboolean gst_fgrab_sink_propose_allocation (GstBaseSink * bsink,
     GstQuery * query);
-static gboolean gst_fgrab_sink_start (GstBaseSink * bsink);
-static gboolean gst_fgrab_sink_stop (GstBaseSink * bsink);
 static gboolean gst_fgrab_sink_unlock (GstBaseSink * bsink);
 static gboolean gst_fgrab_sink_unlock_stop (GstBaseSink * bsink);
 static gboolean gst_fgrab_sink_event (GstBaseSink * bsink, GstEvent * event);
@@ -258,6 +256,8 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
    * is selected when the device opens (NULL to READY), before the caps
    * are probed, since the output decides the formats and sizes.  While
    * the device is open the property reads back the driver's output.
+   * Set in READY, it is applied at the next READY to PAUSED and reads
+   * back the value set until then.
    */
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_int ("output", "Output",
@@ -274,7 +274,8 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
    * output when the device opens.  It decides the frame size (PAL and
    * SECAM 720x576, NTSC 720x480 on most cards).  none leaves the driver's
    * standard.  While the device is open the property reads back the
-   * driver's standard.
+   * driver's standard.  Set in READY, it is applied at the next READY to
+   * PAUSED.
    */
   g_object_class_install_property (gobject_class, PROP_NORM,
       g_param_spec_enum ("norm", "Norm",
@@ -301,8 +302,6 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_set_caps);
   basesink_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_fgrab_sink_propose_allocation);
-  basesink_class->start = GST_DEBUG_FUNCPTR (gst_fgrab_sink_start);
-  basesink_class->stop = GST_DEBUG_FUNCPTR (gst_fgrab_sink_stop);
   basesink_class->unlock = GST_DEBUG_FUNCPTR (gst_fgrab_sink_unlock);
   basesink_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_fgrab_sink_unlock_stop);
   basesink_class->event = GST_DEBUG_FUNCPTR (gst_fgrab_sink_event);
@@ -416,12 +415,12 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
           self->extendedmode);
       break;
     case PROP_OUTPUT:
-      g_value_set_int (value, self->device && self->actual_output >= 0 ?
-          self->actual_output : self->output);
+      g_value_set_int (value, self->device && !self->selection_pending &&
+          self->actual_output >= 0 ? self->actual_output : self->output);
       break;
     case PROP_NORM:
-      g_value_set_enum (value, self->device && self->actual_norm != 0 ?
-          self->actual_norm : self->norm);
+      g_value_set_enum (value, self->device && !self->selection_pending &&
+          self->actual_norm != 0 ? self->actual_norm : self->norm);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -501,6 +500,45 @@ gst_fgrab_sink_open (GstFgrabSink * self)
   return TRUE;
 }
 
+static gboolean gst_fgrab_sink_reopen (GstFgrabSink * self,
+    gboolean post_errors);
+static void clear_configuration (GstFgrabSink * self);
+
+/* READY->PAUSED.  GstBaseSink's start() runs at NULL->READY, so what was
+ * set in READY (output, norm) is applied here, before the first caps. */
+static gboolean
+gst_fgrab_sink_prepare (GstFgrabSink * self)
+{
+  gboolean pending;
+
+  self->frames = 0;
+  /* after an unplug the node may be closed: try it again */
+  if (!gst_fgrab_sink_reopen (self, TRUE))
+    return FALSE;
+
+  GST_OBJECT_LOCK (self);
+  pending = self->selection_pending;
+  GST_OBJECT_UNLOCK (self);
+  return !pending || gst_fgrab_sink_select (self, self->device);
+}
+
+/* PAUSED->READY: the driver stops repeating the last frame, and the next
+ * start finds the node idle, ready for S_FMT.  A node that went away
+ * cannot be reopened; that is for the next READY->PAUSED to report, and
+ * READY->NULL only closes. */
+static void
+gst_fgrab_sink_finish (GstFgrabSink * self)
+{
+  GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames written", self->frames);
+
+  gst_clear_buffer (&self->preroll_shown);
+  g_free (self->staging);
+  self->staging = NULL;
+  self->staging_size = 0;
+  clear_configuration (self);
+  gst_fgrab_sink_reopen (self, FALSE);
+}
+
 static GstStateChangeReturn
 gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
 {
@@ -512,6 +550,10 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
       if (!gst_fgrab_sink_open (self))
         return GST_STATE_CHANGE_FAILURE;
       break;
+    case GST_STATE_CHANGE_READY_TO_PAUSED:
+      if (!gst_fgrab_sink_prepare (self))
+        return GST_STATE_CHANGE_FAILURE;
+      break;
     default:
       break;
   }
@@ -519,6 +561,9 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 
   switch (transition) {
+    case GST_STATE_CHANGE_PAUSED_TO_READY:
+      gst_fgrab_sink_finish (self);
+      break;
     case GST_STATE_CHANGE_READY_TO_NULL:
       fgrab_element_replace_device (element, &self->device, NULL);
       break;
@@ -553,14 +598,16 @@ clear_configuration (GstFgrabSink * self)
 /* Reopens the node: write() I/O, once started, can only be stopped by
  * closing, and the driver refuses a new format until then (vb2 answers
  * S_FMT with EBUSY).  Closing also drops what the driver holds of a frame
- * abandoned half way. */
+ * abandoned half way.  Also opens a node that an earlier reopen could not
+ * (it was unplugged). */
 static gboolean
-gst_fgrab_sink_reopen (GstFgrabSink * self)
+gst_fgrab_sink_reopen (GstFgrabSink * self, gboolean post_errors)
 {
   GError *error = NULL;
   gboolean ok;
 
-  if (!self->io_started && !self->partial)
+  if (!self->io_started && !self->partial &&
+      fgrab_device_is_open (self->device))
     return TRUE;
 
   GST_DEBUG_OBJECT (self, "reopening the device to end write() I/O");
@@ -568,10 +615,11 @@ gst_fgrab_sink_reopen (GstFgrabSink * self)
   self->io_started = FALSE;
   self->partial = FALSE;
 
-  if (!ok) {
+  if (!ok && post_errors)
     fgrab_device_post_error (GST_ELEMENT (self), error);
-    g_error_free (error);
-  }
+  else if (!ok)
+    GST_WARNING_OBJECT (self, "could not reopen: %s", error->message);
+  g_clear_error (&error);
   return ok;
 }
 
@@ -702,7 +750,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   gst_caps_ref (caps);
   clear_configuration (self);
 
-  if (!gst_fgrab_sink_reopen (self))
+  if (!gst_fgrab_sink_reopen (self, TRUE))
     goto failed;
 
   if (!fgrab_device_set_format (device, caps, &error)) {
@@ -856,42 +904,6 @@ gst_fgrab_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
   if (pool)
     gst_object_unref (pool);
   return TRUE;
-}
-
-static gboolean
-gst_fgrab_sink_start (GstBaseSink * bsink)
-{
-  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
-  gboolean pending;
-
-  self->frames = 0;
-  self->partial = FALSE;
-  if (self->device == NULL)
-    return FALSE;
-
-  /* output or norm set in READY */
-  GST_OBJECT_LOCK (self);
-  pending = self->selection_pending;
-  GST_OBJECT_UNLOCK (self);
-  return !pending || gst_fgrab_sink_select (self, self->device);
-}
-
-static gboolean
-gst_fgrab_sink_stop (GstBaseSink * bsink)
-{
-  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
-
-  GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames written", self->frames);
-
-  gst_clear_buffer (&self->preroll_shown);
-  g_free (self->staging);
-  self->staging = NULL;
-  self->staging_size = 0;
-  clear_configuration (self);
-
-  /* the driver stops repeating the last frame, and the next start finds
-   * the node idle, ready for S_FMT */
-  return gst_fgrab_sink_reopen (self);
 }
 
 static gboolean

@@ -271,6 +271,8 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
    * is selected when the device opens (NULL to READY), before the caps
    * are probed, since the input decides the formats, sizes and rates.
    * While the device is open the property reads back the driver's input.
+   * Set in READY, it is applied at the next READY to PAUSED and reads
+   * back the value set until then.
    */
   g_object_class_install_property (gobject_class, PROP_INPUT,
       g_param_spec_int ("input", "Input",
@@ -288,6 +290,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
    * nominal frame rate (PAL and SECAM 720x576 at 25/1, NTSC 720x480 at
    * 30000/1001 on most cards).  none leaves the driver's standard.  While
    * the device is open the property reads back the driver's standard.
+   * Set in READY, it is applied at the next READY to PAUSED.
    */
   g_object_class_install_property (gobject_class, PROP_NORM,
       g_param_spec_enum ("norm", "Norm",
@@ -430,12 +433,12 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id,
           self->extendedmode);
       break;
     case PROP_INPUT:
-      g_value_set_int (value, self->device && self->actual_input >= 0 ?
-          self->actual_input : self->input);
+      g_value_set_int (value, self->device && !self->selection_pending &&
+          self->actual_input >= 0 ? self->actual_input : self->input);
       break;
     case PROP_NORM:
-      g_value_set_enum (value, self->device && self->actual_norm != 0 ?
-          self->actual_norm : self->norm);
+      g_value_set_enum (value, self->device && !self->selection_pending &&
+          self->actual_norm != 0 ? self->actual_norm : self->norm);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

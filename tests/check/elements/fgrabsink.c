@@ -1243,6 +1243,111 @@ GST_START_TEST (test_output_and_norm_selected_at_open)
 
 GST_END_TEST;
 
+/* GstBaseSink opens (start) at NULL->READY: what is set in READY must
+ * still reach the driver before the stream starts. */
+GST_START_TEST (test_output_set_in_ready_is_applied_at_start)
+{
+  FakeV4l2Device *dev = new_tv_output ();
+  GstHarness *h = new_harness (NULL);
+  GstElement *sink = harness_sink (h);
+  gint output;
+
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  g_object_set (sink, "output", 1, NULL);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  gst_harness_play (h);
+  push_frames (h, 0, 1, FRAME_320);
+  check_written_frame (dev, 0, 0, FRAME_320);
+
+  fail_unless_equals_int (fake_v4l2_device_get_input (dev), 1);
+  g_object_get (sink, "output", &output, NULL);
+  fail_unless_equals_int (output, 1);
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_norm_set_in_ready_is_applied_at_start)
+{
+  FakeV4l2Device *dev = new_tv_output ();
+  GstHarness *h = new_harness (NULL);
+  GstElement *sink = harness_sink (h);
+  struct v4l2_format fmt;
+  gchar *nick;
+
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  g_object_set (sink, "output", 0, NULL);
+  gst_util_set_object_arg (G_OBJECT (sink), "norm", "NTSC");
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=720, "
+      "height=480, framerate=30000/1001");
+  gst_harness_play (h);
+  push_frames (h, 0, 1, 720 * 480 * 2);
+  check_written_frame (dev, 0, 0, 720 * 480 * 2);
+
+  fail_unless (fake_v4l2_device_get_std (dev) == V4L2_STD_NTSC);
+  fail_unless (fake_v4l2_device_get_written_frame_format (dev, 0, &fmt));
+  fail_unless_equals_int (fmt.fmt.pix.height, 480);
+  nick = norm_nick (sink);
+  fail_unless_equals_string (nick, "NTSC");
+  g_free (nick);
+  gst_object_unref (sink);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Down to NULL the node is closed, never opened once more first (every
+ * open asks QUERYCAP). */
+GST_START_TEST (test_no_reopen_on_the_way_to_null)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  guint opens;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  opens = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_QUERYCAP);
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_QUERYCAP), opens);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A device unplugged while the sink waits in READY: going to NULL is
+ * quiet, there is nothing left to do with it. */
+GST_START_TEST (test_unplug_in_ready_tears_down_without_error)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  GstBus *bus = harness_bus (h);
+  gchar *text = NULL;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  fake_v4l2_device_free (dev);
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+
+  if (pop_message_text (bus, GST_MESSAGE_ERROR, &text))
+    fail ("error while going to NULL: %s", text);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bad_output_is_error_naming_outputs)
 {
   gchar *props[] = { "output", "5", NULL };
@@ -1352,6 +1457,10 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_error_busy_at_open);
   tcase_add_test (tc, test_state_cycles_close_the_device);
   tcase_add_test (tc, test_output_and_norm_selected_at_open);
+  tcase_add_test (tc, test_output_set_in_ready_is_applied_at_start);
+  tcase_add_test (tc, test_norm_set_in_ready_is_applied_at_start);
+  tcase_add_test (tc, test_no_reopen_on_the_way_to_null);
+  tcase_add_test (tc, test_unplug_in_ready_tears_down_without_error);
   tcase_add_test (tc, test_bad_output_is_error_naming_outputs);
   tcase_add_test (tc, test_norm_on_output_without_standards_is_error);
   tcase_add_test (tc, test_keep_leaves_output_and_norm_alone);
