@@ -547,8 +547,7 @@ fake_v4l2_device_release_frames (FakeV4l2Device * dev, guint n)
 }
 
 void
-fake_v4l2_device_set_read_model (FakeV4l2Device * dev,
-    FakeV4l2ReadModel model)
+fake_v4l2_device_set_read_model (FakeV4l2Device * dev, FakeV4l2ReadModel model)
 {
   g_return_if_fail (dev != NULL);
   g_mutex_lock (&fake_v4l2_lock);
