@@ -32,6 +32,17 @@
  * caps.  The driver's read() parameters (read buffers, high quality mode,
  * extended mode) are properties.
  *
+ * Each read() returns one frame: a read shorter than asked ends the
+ * driver's buffer.  A raw frame below the image size (a USB grabber that
+ * lost packets) or an empty one is dropped; the next buffer is DISCONT
+ * and its offset, which counts the driver's frames, leaves a hole.  Lost
+ * frames (these, gaps in time, a frame lost to a read error) are posted as
+ * QoS messages in buffers, processed and dropped since start, as v4l2src
+ * posts them.  A driver whose image size is below the frame GStreamer
+ * describes is refused when the caps are set.  After an I/O error the
+ * node is reopened once (videobuf2 fails every read() until then); a
+ * second error before a frame is read ends the stream with an error.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 fgrabsrc device=/dev/video0 num-buffers=100 ! videoconvert ! autovideosink
