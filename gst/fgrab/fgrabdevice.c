@@ -1831,8 +1831,10 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
       return FGRAB_IO_OK;
     }
     if (n == 0) {
+      /* vb2 returns 0 once for a buffer with no payload; a byte-stream
+       * driver when its encoder stopped: the caller knows which */
       GST_DEBUG ("%s: read returned 0", device->path);
-      return FGRAB_IO_EOS;
+      return FGRAB_IO_OK;
     }
     if (errno == EINTR) {
       wait = FALSE;

@@ -223,7 +223,8 @@ void fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout,
     GstClockTime trusted_timeout);
 /* Reads once, waiting for data first if there is none.  @new_frame:
  * @data starts a frame, so once poll is trusted the wait comes before
- * the read.  *nread is > 0 on FGRAB_IO_OK. */
+ * the read.  On FGRAB_IO_OK *nread is what read() returned, 0 included
+ * (an empty vb2 buffer, or the end of a byte stream). */
 FgrabIoResult fgrab_device_read (FgrabDevice * device, guint8 * data,
     gsize size, gboolean new_frame, gsize * nread, GError ** error);
 /* Writes all of @size bytes, waiting for the node as often as needed.  On

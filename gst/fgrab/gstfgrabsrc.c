@@ -32,6 +32,17 @@
  * caps.  The driver's read() parameters (read buffers, high quality mode,
  * extended mode) are properties.
  *
+ * Each read() returns one frame: a read shorter than asked ends the
+ * driver's buffer.  A raw frame below the image size (a USB grabber that
+ * lost packets) or an empty one is dropped; the next buffer is DISCONT
+ * and its offset, which counts the driver's frames, leaves a hole.  Lost
+ * frames (these, gaps in time, a frame lost to a read error) are posted as
+ * QoS messages in buffers, processed and dropped since start, as v4l2src
+ * posts them.  A driver whose image size is below the frame GStreamer
+ * describes is refused when the caps are set.  After an I/O error the
+ * node is reopened once (videobuf2 fails every read() until then); a
+ * second error before a frame is read ends the stream with an error.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 fgrabsrc device=/dev/video0 num-buffers=100 ! videoconvert ! autovideosink
@@ -64,9 +75,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 #define DEFAULT_INPUT -1
 #define DEFAULT_NORM 0
 
-/* How many EIO in a row are taken as a hardware hiccup before the source
- * gives up. */
-#define MAX_CONSECUTIVE_EIO 16
 /* Chunk read at a time from a byte-stream device when the driver does not
  * say how much it buffers. */
 #define DEFAULT_STREAM_CHUNK (64 * 1024)
@@ -129,12 +137,16 @@ struct _GstFgrabSrc
   gsize staging_size;
   gsize read_size;
 
+  /* frames pushed, frames lost (dropped or missed), driver buffers read
+   * (the buffer offsets: a dropped frame leaves a hole) */
   guint64 frames;
   guint64 dropped;
+  guint64 sequence;
   guint64 stream_offset;
   GstClockTime last_pts;
   gboolean discont;
-  guint eio_count;
+  /* the node was reopened after EIO and no read has worked since */
+  gboolean eio_reopened;
 };
 
 static void gst_fgrab_src_uri_handler_init (gpointer g_iface,
@@ -781,6 +793,25 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
     goto failed;
   }
 
+  /* Every buffer of a driver whose sizeimage is below the frame GStreamer
+   * describes comes short of it (vivid rounds the chroma rows of 4:2:0 at
+   * an odd height down), and each would be dropped. */
+  if (self->format->kind == FGRAB_FORMAT_KIND_RAW &&
+      device->format.fmt.pix.sizeimage != 0 &&
+      device->format.fmt.pix.sizeimage < self->layout.payload) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Device '%s' stores a frame of %s %ux%u in %u bytes, less than the "
+            "%" G_GSIZE_FORMAT " bytes GStreamer needs for it: the driver "
+            "leaves part of the picture out (such as the last chroma row at "
+            "an odd height). Ask for another size, such as an even height.",
+            device->path,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&self->info)),
+            device->format.fmt.pix.width, device->format.fmt.pix.height,
+            device->format.fmt.pix.sizeimage, self->layout.payload),
+        ("bytesperline %u", device->format.fmt.pix.bytesperline));
+    goto failed;
+  }
+
   if (self->format->kind != FGRAB_FORMAT_KIND_STREAM) {
     result = gst_caps_make_writable (result);
     gst_caps_set_simple (result, "framerate", GST_TYPE_FRACTION, self->fps_n,
@@ -1034,10 +1065,11 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
 
   self->frames = 0;
   self->dropped = 0;
+  self->sequence = 0;
   self->stream_offset = 0;
   self->last_pts = GST_CLOCK_TIME_NONE;
   self->discont = TRUE;
-  self->eio_count = 0;
+  self->eio_reopened = FALSE;
 
   /* after an unplug the node may be closed: try it again */
   if (!gst_fgrab_src_reopen (self, TRUE))
@@ -1126,69 +1158,184 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
   return GST_BASE_SRC_CLASS (parent_class)->query (bsrc, query);
 }
 
-/* Reads one frame (or one stream chunk) into @data.  Raw frames are
- * assembled from as many reads as the driver needs. */
+/* The running time at which the frame being read began: read() has no
+ * driver timestamp, so now minus a period. */
+static GstClockTime
+frame_pts (GstFgrabSrc * self)
+{
+  GstClock *clock;
+  GstClockTime base, now, pts;
+
+  /* the clock and the base time in one look under the lock, as
+   * gst_element_get_clock() and gst_element_get_base_time() take it each */
+  GST_OBJECT_LOCK (self);
+  clock = GST_ELEMENT_CLOCK (self);
+  if (clock)
+    gst_object_ref (clock);
+  base = GST_ELEMENT_CAST (self)->base_time;
+  GST_OBJECT_UNLOCK (self);
+
+  if (clock == NULL)
+    return GST_CLOCK_TIME_NONE;
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  pts = now > base ? now - base : 0;
+  if (GST_CLOCK_TIME_IS_VALID (self->period))
+    pts = pts > self->period ? pts - self->period : 0;
+  return pts;
+}
+
+/* Lost frames are told to the application as v4l2src tells them: a QoS
+ * message of a live source with the frames pushed and the frames lost
+ * since start, for the time span lost. */
+static void
+post_lost_frames (GstFgrabSrc * self, GstClockTime timestamp,
+    GstClockTime duration)
+{
+  GstMessage *msg;
+
+  msg = gst_message_new_qos (GST_OBJECT_CAST (self), TRUE, timestamp,
+      GST_CLOCK_TIME_NONE, timestamp, duration);
+  gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, self->frames,
+      self->dropped);
+  gst_element_post_message (GST_ELEMENT_CAST (self), msg);
+}
+
+/* A frame that was read but cannot go out.  Its driver buffer still
+ * counts (the next buffer's offset leaves a hole) and, as a frame the
+ * driver delivered, it is where the next gap is measured from. */
+static void
+drop_frame (GstFgrabSrc * self, const gchar * why, gsize size)
+{
+  GstClockTime pts;
+
+  self->discont = TRUE;
+  /* a byte stream has no frames to lose: the next chunk is DISCONT */
+  if (self->format->kind == FGRAB_FORMAT_KIND_STREAM)
+    return;
+
+  pts = frame_pts (self);
+  self->dropped++;
+  GST_DEBUG_OBJECT (self, "dropping frame %" G_GUINT64_FORMAT " (%s, %"
+      G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes): %" G_GUINT64_FORMAT
+      " lost in all", self->sequence, why, size, self->layout.payload,
+      self->dropped);
+  self->sequence++;
+  self->last_pts = pts;
+  post_lost_frames (self, pts, self->period);
+}
+
+/* After a fatal error the driver calls vb2_queue_error(), and from then
+ * on vb2 fails every read() with EIO until the queue is released, which
+ * only closing the node does: retrying reads cannot help.  Reopening
+ * can, when the fault was passing (a USB bus reset).  V4L2 keeps the
+ * format across close; a driver that lost it would have frames read
+ * with the wrong layout, so that is checked. */
+static gboolean
+reopen_after_io_error (GstFgrabSrc * self)
+{
+  FgrabDevice *device = self->device;
+  FgrabFrameLayout layout;
+  GstVideoInfo info;
+
+  if (!gst_fgrab_src_reopen (self, TRUE))
+    return FALSE;
+  /* both layouts come zeroed from fgrab_device_get_layout, padding too */
+  if (device->fgrab_format != self->format ||
+      !fgrab_device_get_layout (device, &info, &layout) ||
+      memcmp (&layout, &self->layout, sizeof (layout)) != 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("Device '%s' changed its format when it was reopened after a read "
+            "error.", device->path), (NULL));
+    return FALSE;
+  }
+  /* the frames lost while the node was closed are not measured */
+  self->last_pts = GST_CLOCK_TIME_NONE;
+  return TRUE;
+}
+
+/* Reads one frame (or one chunk of a byte stream) into @data with one
+ * read(): vb2 never lets a read() cross into the next frame, and one that
+ * returns less than asked ends the driver's buffer, so the next read()
+ * starts the next frame.  Reading on after a short read would glue the
+ * start of the next frame on and misalign every frame after it; whether
+ * what came is a whole frame is for the caller to judge.  EINTR and
+ * EAGAIN are retried below. */
 static GstFlowReturn
 read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
 {
-  FgrabDevice *device = self->device;
-  gboolean raw = self->format->kind == FGRAB_FORMAT_KIND_RAW;
-  gsize got = 0;
   GError *error = NULL;
 
   for (;;) {
-    gsize want = self->read_size - got;
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (device, data + got, want, got == 0, &n, &error);
+    res = fgrab_device_read (self->device, data, self->read_size, TRUE, &n,
+        &error);
     self->io_started = TRUE;
 
     switch (res) {
       case FGRAB_IO_OK:
-        got += n;
-        self->eio_count = 0;
-        if (!raw || got >= self->read_size)
-          goto done;
-        /* A raw frame is complete at its payload; a read that stops short
-         * there ends a driver frame that carries no padding. */
-        if (got >= self->layout.payload && n < want)
-          goto done;
-        break;
+        self->eio_reopened = FALSE;
+        /* ivtv and cx18 return 0 once their encoder stopped; for frames
+         * 0 bytes are an empty buffer (vb2: payload 0), never the end */
+        if (n == 0 && self->format->kind == FGRAB_FORMAT_KIND_STREAM) {
+          GST_DEBUG_OBJECT (self, "the byte stream ended");
+          return GST_FLOW_EOS;
+        }
+        *out_size = n;
+        return GST_FLOW_OK;
       case FGRAB_IO_FLUSHING:
         return GST_FLOW_FLUSHING;
       case FGRAB_IO_EOS:
-        GST_DEBUG_OBJECT (self, "device returned end of file");
         return GST_FLOW_EOS;
       case FGRAB_IO_ERROR:
         if (g_error_matches (error, FGRAB_DEVICE_ERROR,
-                FGRAB_DEVICE_ERROR_IO) &&
-            ++self->eio_count < MAX_CONSECUTIVE_EIO) {
-          /* the kernel starts a new frame after an error */
-          GST_WARNING_OBJECT (self, "read error %u, dropping %" G_GSIZE_FORMAT
-              " bytes of the frame: %s", self->eio_count, got, error->message);
+                FGRAB_DEVICE_ERROR_IO) && !self->eio_reopened) {
+          GST_WARNING_OBJECT (self, "read error, reopening the device: %s",
+              error->message);
           g_clear_error (&error);
-          got = 0;
-          self->discont = TRUE;
+          drop_frame (self, "read error", 0);
+          self->eio_reopened = TRUE;
+          if (!reopen_after_io_error (self))
+            return GST_FLOW_ERROR;
           break;
         }
-        if (self->eio_count >= MAX_CONSECUTIVE_EIO) {
+        if (g_error_matches (error, FGRAB_DEVICE_ERROR, FGRAB_DEVICE_ERROR_IO))
           GST_ELEMENT_ERROR (self, RESOURCE, READ,
-              ("Device '%s' keeps failing to deliver frames (%u read errors "
-                  "in a row).", device->path, self->eio_count),
-              ("%s", error->message));
-          g_error_free (error);
-        } else {
+              ("Device '%s' keeps failing to deliver frames: reading fails "
+                  "with an I/O error even after reopening it.",
+                  self->device->path), ("%s", error->message));
+        else
           fgrab_device_post_error (GST_ELEMENT (self), error);
-          g_error_free (error);
-        }
+        g_error_free (error);
         return GST_FLOW_ERROR;
     }
   }
+}
 
-done:
-  *out_size = got;
-  return GST_FLOW_OK;
+/* Under vb2 a raw frame below the payload is a buffer the driver
+ * completed short (USB grabbers such as stk1160 do on packet loss) and
+ * a frame of 0 bytes an empty buffer: neither is passed on as a frame,
+ * and the next buffer is DISCONT.  A raw frame between the payload and
+ * sizeimage lacks only padding (v4l2loopback rounds sizeimage up). */
+static gboolean
+frame_is_whole (GstFgrabSrc * self, gsize size)
+{
+  switch (self->format->kind) {
+    case FGRAB_FORMAT_KIND_RAW:
+      if (size >= self->layout.payload)
+        return TRUE;
+      break;
+    case FGRAB_FORMAT_KIND_FRAMED:
+      if (size > 0)
+        return TRUE;
+      break;
+    default:
+      return TRUE;
+  }
+  drop_frame (self, size == 0 ? "empty" : "short", size);
+  return FALSE;
 }
 
 static gboolean
@@ -1223,27 +1370,7 @@ repack_frame (GstFgrabSrc * self, GstBuffer * buf)
 static void
 timestamp_buffer (GstFgrabSrc * self, GstBuffer * buf, gsize size)
 {
-  GstClock *clock;
-  GstClockTime base, pts = GST_CLOCK_TIME_NONE;
-
-  /* the clock and the base time in one look under the lock, as
-   * gst_element_get_clock() and gst_element_get_base_time() take it each */
-  GST_OBJECT_LOCK (self);
-  clock = GST_ELEMENT_CLOCK (self);
-  if (clock)
-    gst_object_ref (clock);
-  base = GST_ELEMENT_CAST (self)->base_time;
-  GST_OBJECT_UNLOCK (self);
-
-  if (clock) {
-    GstClockTime now = gst_clock_get_time (clock);
-
-    gst_object_unref (clock);
-    pts = now > base ? now - base : 0;
-    /* read() has no driver timestamp: the frame started a period ago */
-    if (GST_CLOCK_TIME_IS_VALID (self->period))
-      pts = pts > self->period ? pts - self->period : 0;
-  }
+  GstClockTime pts = frame_pts (self);
 
   if (self->format->kind == FGRAB_FORMAT_KIND_STREAM) {
     GST_BUFFER_OFFSET (buf) = self->stream_offset;
@@ -1262,10 +1389,14 @@ timestamp_buffer (GstFgrabSrc * self, GstBuffer * buf, gsize size)
       GST_DEBUG_OBJECT (self, "gap of %" GST_TIME_FORMAT ": about %"
           G_GUINT64_FORMAT " frames dropped (%" G_GUINT64_FORMAT " in all)",
           GST_TIME_ARGS (pts - self->last_pts), lost, self->dropped);
+      post_lost_frames (self, self->last_pts + self->period,
+          lost * self->period);
     }
     GST_BUFFER_DURATION (buf) = self->period;
-    GST_BUFFER_OFFSET (buf) = self->frames;
-    GST_BUFFER_OFFSET_END (buf) = self->frames + 1;
+    /* missed frames are an estimate of time and leave the offsets alone */
+    GST_BUFFER_OFFSET (buf) = self->sequence;
+    GST_BUFFER_OFFSET_END (buf) = self->sequence + 1;
+    self->sequence++;
   }
 
   GST_BUFFER_PTS (buf) = pts;
@@ -1291,9 +1422,11 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     return GST_FLOW_NOT_NEGOTIATED;
 
   if (self->repack) {
-    ret = read_frame (self, self->staging, &size);
-    if (ret != GST_FLOW_OK)
-      return ret;
+    do {
+      ret = read_frame (self, self->staging, &size);
+      if (ret != GST_FLOW_OK)
+        return ret;
+    } while (!frame_is_whole (self, size));
     if (!repack_frame (self, buf)) {
       GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
           ("Could not map a video buffer."), (NULL));
@@ -1315,7 +1448,9 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
           (NULL));
       return GST_FLOW_ERROR;
     }
-    ret = read_frame (self, map.data, &size);
+    do {
+      ret = read_frame (self, map.data, &size);
+    } while (ret == GST_FLOW_OK && !frame_is_whole (self, size));
     buf_size = map.size;
     gst_buffer_unmap (buf, &map);
     if (ret != GST_FLOW_OK)
@@ -1343,7 +1478,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
   timestamp_buffer (self, buf, size);
 
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %" G_GSIZE_FORMAT
-      " bytes, pts %" GST_TIME_FORMAT, self->frames - 1, size,
+      " bytes, pts %" GST_TIME_FORMAT, GST_BUFFER_OFFSET (buf), size,
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
   return GST_FLOW_OK;
 }

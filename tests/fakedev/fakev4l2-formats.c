@@ -111,8 +111,8 @@ find_info (guint32 fourcc)
  * pixel packed and FALSE is returned. */
 gboolean
 fake_v4l2_compute_pix (guint32 pixelformat, guint width, guint height,
-    guint bpl_padding, guint sizeimage_padding, guint * bytesperline,
-    guint * sizeimage)
+    guint bpl_padding, guint sizeimage_padding, gboolean chroma_rows_down,
+    guint * bytesperline, guint * sizeimage)
 {
   const FormatInfo *info = find_info (pixelformat);
   guint64 bpl, size;
@@ -133,7 +133,8 @@ fake_v4l2_compute_pix (guint32 pixelformat, guint width, guint height,
     for (i = 0; i < info->n_chroma; i++) {
       guint64 cbpl = (bpl + info->hdiv - 1) / info->hdiv * info->chroma_bpp /
           info->bpp;
-      size += cbpl * ((height + info->vdiv - 1) / info->vdiv);
+      size += cbpl * (chroma_rows_down ? height / info->vdiv :
+          (height + info->vdiv - 1) / info->vdiv);
     }
   }
   size += sizeimage_padding;

@@ -291,7 +291,7 @@ static gboolean
 capture_ready (FakeV4l2Device * dev)
 {
   /* an armed error wakes the app so that its read() can fail */
-  if (io_error_armed (dev) || dev->in_frame)
+  if (io_error_armed (dev) || dev->in_frame || dev->queue_error)
     return TRUE;
   if (dev->content == FAKE_V4L2_CONTENT_STREAM)
     return stream_available (dev) > 0;
@@ -522,6 +522,7 @@ fake_open (const char *path, int flags, gboolean * handled)
   if (dev->open_count++ == 0) {
     dev->frame_seq = 0;
     dev->in_frame = FALSE;
+    dev->queue_error = FALSE;
     dev->stream_pos = 0;
     dev->unit_left = 0;
     fake_v4l2_timed_reset (dev);
@@ -565,9 +566,11 @@ fake_close (int fd, gboolean * handled)
   if (dev != NULL) {
     dev->fds = g_list_remove (dev->fds, ffd);
     if (--dev->open_count == 0) {
-      /* vb2 throws a half written frame away on release */
+      /* vb2 throws a half written frame away on release, and releasing
+       * the queue (streamoff) clears its error */
       g_byte_array_set_size (dev->accum, 0);
       dev->in_frame = FALSE;
+      dev->queue_error = FALSE;
     }
     t = fake_v4l2_timer_sync (dev);
   }
@@ -622,6 +625,22 @@ fd_nonblocking (int fd)
   return fl >= 0 && (fl & O_NONBLOCK);
 }
 
+/* Bytes of frame @n that its buffer carries (set_frame_payload), or
+ * G_MAXSIZE for all of it. */
+static gsize
+frame_payload (FakeV4l2Device * dev, guint64 n)
+{
+  guint i;
+
+  for (i = 0; i < dev->payloads->len; i++) {
+    FakePayload *p = &g_array_index (dev->payloads, FakePayload, i);
+
+    if (p->n == n)
+      return p->payload;
+  }
+  return G_MAXSIZE;
+}
+
 static ssize_t
 fake_read (int fd, void *buf, size_t count, gboolean * handled)
 {
@@ -629,6 +648,7 @@ fake_read (int fd, void *buf, size_t count, gboolean * handled)
   FakeFd *ffd;
   guint8 *out = buf;
   gsize n, i;
+  gboolean framed, vb2;
   int err;
 
   *handled = FALSE;
@@ -659,11 +679,21 @@ again:
     fake_v4l2_timed_advance (dev, now);
   }
 
+  framed = dev->content != FAKE_V4L2_CONTENT_STREAM;
+  vb2 = framed && dev->read_model == FAKE_V4L2_READ_VB2;
+  if (vb2 && dev->queue_error) {
+    /* vb2_core_dqbuf() and vb2_core_qbuf() fail while q->error is set */
+    err = EIO;
+    goto fail;
+  }
   if ((err = take_io_error (dev)) != 0) {
-    /* after a failure vb2 starts over with a fresh buffer */
     if (err == EIO) {
+      /* the frame begun is lost; under vb2 the queue stays in error
+       * until it is released (vb2_queue_error) */
       dev->in_frame = FALSE;
       dev->unit_left = 0;
+      if (vb2)
+        dev->queue_error = TRUE;
     }
     fake_v4l2_sync_readiness (dev);
     goto fail;
@@ -680,8 +710,6 @@ again:
       goto wait;
     n = MIN (count, stream_chunk (dev));
     n = MIN (n, avail);
-    if (dev->short_reads)
-      n = MIN (n, dev->short_reads);
     for (i = 0; i < n; i++)
       out[i] = fake_v4l2_stream_byte (dev->stream_pos + i);
     dev->stream_pos += n;
@@ -702,18 +730,23 @@ again:
       dev->frame_len = fmt.fmt.pix.sizeimage;
       if (dev->content == FAKE_V4L2_CONTENT_VARIABLE)
         dev->frame_len = fake_v4l2_frame_size (dev->cur_n, dev->frame_len);
+      /* the markers of a VARIABLE frame are where its full size puts
+       * them: a short one is cut off */
+      dev->frame_full = dev->frame_len;
+      dev->frame_len = MIN (dev->frame_len, frame_payload (dev, dev->cur_n));
     }
+    /* vb2 clamps count to the rest of the buffer; v4l2loopback to the
+     * payload, and drops what the reader did not take */
     n = MIN (count, dev->frame_len - dev->frame_off);
-    if (dev->short_reads)
-      n = MIN (n, dev->short_reads);
     for (i = 0; i < n; i++) {
       gsize pos = dev->frame_off + i;
       out[i] = dev->content == FAKE_V4L2_CONTENT_VARIABLE ?
-          variable_byte (dev->cur_n, pos, dev->frame_len) :
+          variable_byte (dev->cur_n, pos, dev->frame_full) :
           fake_v4l2_frame_byte (dev->cur_n, pos);
     }
     dev->frame_off += n;
-    if (dev->frame_off >= dev->frame_len) {
+    if (dev->frame_off >= dev->frame_len ||
+        dev->read_model == FAKE_V4L2_READ_LOOPBACK) {
       dev->in_frame = FALSE;
       dev->frames_read++;
     }

@@ -68,7 +68,7 @@ fill_pix (FakeV4l2Device * dev, struct v4l2_pix_format *pix, guint32 pixfmt,
 
   memset (pix, 0, sizeof (*pix));
   fake_v4l2_compute_pix (pixfmt, width, height, dev->bpl_padding,
-      dev->sizeimage_padding, &bpl, &size);
+      dev->sizeimage_padding, dev->chroma_rows_down, &bpl, &size);
   pix->pixelformat = pixfmt;
   pix->width = width;
   pix->height = height;

@@ -86,6 +86,12 @@ typedef struct
 
 typedef struct
 {
+  guint64 n;
+  gsize payload;
+} FakePayload;
+
+typedef struct
+{
   GBytes *data;
   struct v4l2_format fmt;
 } FakeWrittenFrame;
@@ -129,6 +135,7 @@ struct _FakeV4l2Device
   guint cur_width, cur_height;
   guint32 field, colorspace;
   guint bpl_padding, sizeimage_padding;
+  gboolean chroma_rows_down;
   gboolean no_sizeimage;
   guint32 force_pixfmt;
   guint force_width, force_height;
@@ -145,12 +152,19 @@ struct _FakeV4l2Device
   FakeV4l2FrameMode frame_mode;
   FakeV4l2Content content;
   guint64 manual_pending;
-  gsize short_reads;
+  FakeV4l2ReadModel read_model;
+  /* frames whose buffer carries less than their full size: FakePayload */
+  GArray *payloads;
+  /* VB2: vb2_queue_error() happened; every read fails with EIO until the
+   * last fd closes and the queue is released */
+  gboolean queue_error;
   gsize stream_chunk;
   guint64 frame_seq;            /* number of the next frame to start */
   gboolean in_frame;
   guint64 cur_n;
-  gsize frame_len, frame_off;
+  /* frame_len: the bytes the frame's buffer carries; frame_full: the
+   * size it would have whole */
+  gsize frame_len, frame_off, frame_full;
   guint64 stream_pos;
   gsize unit_left;              /* STREAM: bytes left of the unit begun */
   guint64 frames_read, dropped;
@@ -202,9 +216,11 @@ struct _FakeV4l2Device
 };
 
 /* fakev4l2-formats.c */
+/* @chroma_rows_down: chroma rows counted as height / vdiv rounded down
+ * (vivid), else up (v4l2_fill_pixfmt) */
 G_GNUC_INTERNAL gboolean fake_v4l2_compute_pix (guint32 pixelformat,
     guint width, guint height, guint bpl_padding, guint sizeimage_padding,
-    guint * bytesperline, guint * sizeimage);
+    gboolean chroma_rows_down, guint * bytesperline, guint * sizeimage);
 G_GNUC_INTERNAL FakeFormat *fake_v4l2_format_new (guint32 pixelformat,
     guint32 flags, const gchar * description);
 G_GNUC_INTERNAL void fake_v4l2_format_free (gpointer data);

@@ -35,7 +35,10 @@
  *   frame makes one stream chunk of bytes readable.
  * - An injected error that is due makes the fd poll readable, so that a
  *   poller with no frame to read still gets to see it.  Only EIO discards a
- *   partly read (or written) frame.
+ *   partly read (or written) frame.  A VB2 queue error (EIO on frames) ends
+ *   when the device goes from one open fd to none.
+ * - set_frame_payload() is looked up when a frame is begun; a frame begun
+ *   already keeps the size it had.
  * - set_padding() applies at once, to the current format too; line padding
  *   goes to the luma line, chroma lines follow it scaled by the horizontal
  *   subsampling (v4l2_fill_pixfmt()).
@@ -119,6 +122,8 @@ fake_v4l2_device_new (const gchar * path, gboolean output)
 
   dev->frame_mode = FAKE_V4L2_FRAMES_IMMEDIATE;
   dev->content = FAKE_V4L2_CONTENT_RAW;
+  dev->read_model = FAKE_V4L2_READ_VB2;
+  dev->payloads = g_array_new (FALSE, FALSE, sizeof (FakePayload));
   dev->stream_chunk = DEFAULT_STREAM_CHUNK;
 
   g_queue_init (&dev->io_errors);
@@ -167,6 +172,7 @@ device_destroy (FakeV4l2Device * dev)
   g_free (dev->path);
   g_free (dev->card);
   g_ptr_array_unref (dev->formats);
+  g_array_unref (dev->payloads);
   g_queue_clear_full (&dev->io_errors, g_free);
   g_hash_table_unref (dev->ioctl_errors);
   g_byte_array_unref (dev->accum);
@@ -395,6 +401,16 @@ fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
 }
 
 void
+fake_v4l2_device_set_chroma_rows_rounded_down (FakeV4l2Device * dev,
+    gboolean down)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->chroma_rows_down = down;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
 fake_v4l2_device_set_no_sizeimage (FakeV4l2Device * dev, gboolean none)
 {
   g_return_if_fail (dev != NULL);
@@ -531,11 +547,33 @@ fake_v4l2_device_release_frames (FakeV4l2Device * dev, guint n)
 }
 
 void
-fake_v4l2_device_set_short_reads (FakeV4l2Device * dev, gsize max)
+fake_v4l2_device_set_read_model (FakeV4l2Device * dev, FakeV4l2ReadModel model)
 {
   g_return_if_fail (dev != NULL);
   g_mutex_lock (&fake_v4l2_lock);
-  dev->short_reads = max;
+  dev->read_model = model;
+  dev->in_frame = FALSE;
+  dev->queue_error = FALSE;
+  fake_v4l2_sync_readiness (dev);
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_set_frame_payload (FakeV4l2Device * dev, guint64 n,
+    gsize payload)
+{
+  FakePayload p = { n, payload };
+  guint i;
+
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  for (i = 0; i < dev->payloads->len; i++) {
+    if (g_array_index (dev->payloads, FakePayload, i).n == n) {
+      g_array_remove_index_fast (dev->payloads, i);
+      break;
+    }
+  }
+  g_array_append_val (dev->payloads, p);
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

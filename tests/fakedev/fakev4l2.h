@@ -141,6 +141,13 @@ void fake_v4l2_device_set_format (FakeV4l2Device * dev, guint32 pixelformat,
     guint width, guint height, guint32 field, guint32 colorspace);
 void fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
     guint sizeimage_padding);
+/* TRUE: sizeimage counts the chroma rows of vertically subsampled formats
+ * as height / 2 rounded down, as vivid computes it: at an odd height
+ * (NV12 720x241) it is one chroma row below the frame GStreamer and
+ * v4l2_fill_pixfmt() describe, and so is every frame read.  FALSE
+ * (default): rounded up. */
+void fake_v4l2_device_set_chroma_rows_rounded_down (FakeV4l2Device * dev,
+    gboolean down);
 /* TRUE: every format reports sizeimage 0 (a stream driver that does not
  * say how much it buffers). */
 void fake_v4l2_device_set_no_sizeimage (FakeV4l2Device * dev, gboolean none);
@@ -209,9 +216,38 @@ void fake_v4l2_device_set_content (FakeV4l2Device * dev,
     FakeV4l2Content content);
 /* MANUAL mode: makes @n more frames ready (wakes poll). */
 void fake_v4l2_device_release_frames (FakeV4l2Device * dev, guint n);
-/* Every read() returns at most @max bytes (0 = no limit). */
-void fake_v4l2_device_set_short_reads (FakeV4l2Device * dev, gsize max);
-/* STREAM content: largest chunk one read() returns (default 4096). */
+
+typedef enum
+{
+  /* videobuf2's read() emulation (vivid, uvcvideo, stk1160, ...): a read()
+   * returns min (count, what is left of the current buffer's payload),
+   * never crossing into the next buffer, and the rest of the buffer comes
+   * with the next read() (the only partial read vb2 makes: it never stops
+   * short for a signal).  A buffer with payload 0 reads 0 bytes, once.  An
+   * injected EIO is vb2_queue_error(): from then on every read() fails
+   * with EIO (and the fd polls readable, where vb2 reports POLLERR) until
+   * the last fd is closed, which releases and restarts the queue; the
+   * error's count does not matter. */
+  FAKE_V4L2_READ_VB2,
+  /* v4l2loopback: every read() starts the next frame and returns
+   * min (count, its payload); the rest of that frame is lost.  Injected
+   * EIO fails the reads it is injected for, no more. */
+  FAKE_V4L2_READ_LOOPBACK,
+} FakeV4l2ReadModel;
+
+/* How RAW and VARIABLE frames are read (default VB2).  STREAM content is
+ * a byte stream whatever the model. */
+void fake_v4l2_device_set_read_model (FakeV4l2Device * dev,
+    FakeV4l2ReadModel model);
+/* Frame @n (numbered from 0 at open, as fake_v4l2_frame_byte numbers
+ * them) carries only @payload bytes (its buffer's bytesused): a frame a
+ * USB grabber completed short after losing packets, or with 0 an empty
+ * buffer.  Its bytes are the first @payload of the full frame.  A payload
+ * at or above the frame's size (G_MAXSIZE) gives the whole frame again. */
+void fake_v4l2_device_set_frame_payload (FakeV4l2Device * dev, guint64 n,
+    gsize payload);
+/* STREAM content: largest chunk one read() returns (default 4096), as a
+ * byte-stream driver returns what it has buffered. */
 void fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk);
 
 /* TRUE: capture fds never poll readable although read() has data, as
@@ -231,7 +267,9 @@ guint8 fake_v4l2_stream_byte (guint64 k);
 /* Fault injection.  Errors queued for the next read()/write() calls: the
  * next @count calls (after @after_frames more frames have been completely
  * read or written; 0 = immediately) fail with @err (EINTR, EAGAIN, EIO,
- * ENODEV, EBUSY, ...).  count G_MAXUINT = forever. */
+ * ENODEV, EBUSY, ...).  count G_MAXUINT = forever.  EIO on the frames of
+ * a VB2 capture device stays until the last fd closes (see
+ * FAKE_V4L2_READ_VB2). */
 void fake_v4l2_device_inject_io_error (FakeV4l2Device * dev, int err,
     guint after_frames, guint count);
 /* Make every call of ioctl @request fail with @err (0 = stop). */

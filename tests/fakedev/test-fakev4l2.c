@@ -642,6 +642,24 @@ test_fmt_size_table (void)
     g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, c->sizeimage);
   }
 
+  /* vivid's rounding: NV12 720x241 has 120 chroma rows, not 121, and so
+   * have the frames read */
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_NV12, 720, 241);
+  fake_v4l2_device_set_chroma_rows_rounded_down (dev, TRUE);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_NV12, 720, 241,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_get_format (dev, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 720 * 241 + 720 * 120);
+  {
+    int fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+    guint8 *buf = g_malloc (720 * 242 * 2);
+
+    g_assert_cmpint (read (fd, buf, 720 * 242 * 2), ==, 720 * 361);
+    close (fd);
+    g_free (buf);
+  }
+  fake_v4l2_device_set_chroma_rows_rounded_down (dev, FALSE);
+
   /* line padding goes to the luma line, chroma lines get it halved */
   fake_v4l2_device_set_padding (dev, 32, 0);
   fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUV420, 640, 480,
@@ -1181,32 +1199,141 @@ test_read_immediate (void)
   fake_v4l2_reset ();
 }
 
+/* vb2: a count below what is left of the buffer gets count bytes, and the
+ * rest of the same buffer comes next; a read never crosses into the next
+ * frame. */
 static void
-test_read_short (void)
+test_read_count_below_frame (void)
 {
   FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 100, 10);
   /* room for more than asked, so that an overlong read would show */
   guint8 buf[2000];
   int fd;
 
-  fake_v4l2_device_set_short_reads (dev, 300);
   fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
-  g_assert_cmpint (read (fd, buf, 1000), ==, 300);
-  g_assert_cmpint (read (fd, buf + 300, 1000), ==, 300);
-  g_assert_cmpint (read (fd, buf + 600, 1000), ==, 300);
+  g_assert_cmpint (read (fd, buf, 300), ==, 300);
+  g_assert_cmpint (read (fd, buf + 300, 300), ==, 300);
+  g_assert_cmpint (read (fd, buf + 600, 300), ==, 300);
   g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 0);
   /* only the rest of the frame */
   g_assert_cmpint (read (fd, buf + 900, 1000), ==, 100);
   assert_raw_frame (buf, 1000, 0, 0);
   g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 1);
 
-  /* a small count gets count bytes */
-  fake_v4l2_device_set_short_reads (dev, 0);
   g_assert_cmpint (read (fd, buf, 7), ==, 7);
   g_assert_cmpint (read_exact (fd, buf + 7, 993, 993), ==, 993);
   assert_raw_frame (buf, 1000, 1, 0);
-  g_assert_cmpint (read (fd, buf, 1000), ==, 1000);
+  g_assert_cmpint (read (fd, buf, 2000), ==, 1000);
   assert_raw_frame (buf, 1000, 2, 0);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* vb2: a buffer completed short ends at its payload and the next read()
+ * starts the next frame; a buffer with payload 0 reads 0 bytes once. */
+static void
+test_read_short_and_empty_frames (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 100, 10);
+  guint8 buf[2000];
+  int fd;
+
+  fake_v4l2_device_set_frame_payload (dev, 1, 300);
+  fake_v4l2_device_set_frame_payload (dev, 2, 0);
+  fake_v4l2_device_set_frame_payload (dev, 4, 999);
+  /* changed mind: frame 4 whole again */
+  fake_v4l2_device_set_frame_payload (dev, 4, G_MAXSIZE);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (read (fd, buf, 2000), ==, 1000);
+  assert_raw_frame (buf, 1000, 0, 0);
+  g_assert_cmpint (read (fd, buf, 2000), ==, 300);
+  assert_raw_frame (buf, 300, 1, 0);
+  g_assert_cmpint (read (fd, buf, 2000), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 3);
+  /* the empty buffer is not the end: frame 3 follows, whole */
+  g_assert_cmpint (read (fd, buf, 2000), ==, 1000);
+  assert_raw_frame (buf, 1000, 3, 0);
+  g_assert_cmpint (read (fd, buf, 2000), ==, 1000);
+  assert_raw_frame (buf, 1000, 4, 0);
+  close (fd);
+
+  /* a short frame read in pieces ends at its payload too */
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (read (fd, buf, 1000), ==, 1000);
+  g_assert_cmpint (read (fd, buf, 200), ==, 200);
+  g_assert_cmpint (read (fd, buf + 200, 200), ==, 100);
+  assert_raw_frame (buf, 300, 1, 0);
+  g_assert_cmpint (read (fd, buf, 200), ==, 0);
+  g_assert_cmpint (read (fd, buf, 200), ==, 200);
+  assert_raw_frame (buf, 200, 3, 0);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* v4l2loopback: each read() starts a frame; what it does not take of the
+ * frame is lost. */
+static void
+test_read_loopback_model (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 100, 10);
+  guint8 buf[2000];
+  int fd;
+
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  fake_v4l2_device_set_frame_payload (dev, 2, 600);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (read (fd, buf, 300), ==, 300);
+  assert_raw_frame (buf, 300, 0, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 1);
+  g_assert_cmpint (read (fd, buf, 2000), ==, 1000);
+  assert_raw_frame (buf, 1000, 1, 0);
+  g_assert_cmpint (read (fd, buf, 2000), ==, 600);
+  assert_raw_frame (buf, 600, 2, 0);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* vb2: EIO (vb2_queue_error) stays until the queue is released by the
+ * last close; v4l2loopback fails only the reads the error was injected
+ * for. */
+static void
+test_read_eio_sticky_until_close (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 10, 10);
+  guint8 buf[100];
+  int fd, fd2, i;
+
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  fd2 = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  fake_v4l2_device_inject_io_error (dev, EIO, 1, 1);
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  for (i = 0; i < 5; i++) {
+    errno = 0;
+    g_assert_cmpint (read (fd, buf, 100), ==, -1);
+    g_assert_cmpint (errno, ==, EIO);
+    /* the app learns of it in poll */
+    g_assert_cmpint (poll_events (fd, POLLIN, 1000) & POLLIN, !=, 0);
+  }
+  /* another fd is not enough: the queue lives until the last close */
+  close (fd);
+  g_assert_cmpint (read (fd2, buf, 100), ==, -1);
+  g_assert_cmpint (errno, ==, EIO);
+  close (fd2);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  assert_raw_frame (buf, 100, 0, 0);
+  close (fd);
+
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  fake_v4l2_device_inject_io_error (dev, EIO, 0, 2);
+  for (i = 0; i < 2; i++) {
+    errno = 0;
+    g_assert_cmpint (read (fd, buf, 100), ==, -1);
+    g_assert_cmpint (errno, ==, EIO);
+  }
+  g_assert_cmpint (read (fd, buf, 100), ==, 100);
+  assert_raw_frame (buf, 100, 0, 0);
   close (fd);
   fake_v4l2_reset ();
 }
@@ -1395,9 +1522,8 @@ test_read_variable (void)
   }
 
   /* pieces of a variable frame add up to it */
-  fake_v4l2_device_set_short_reads (dev, 100);
   prev = fake_v4l2_frame_size (8, sizeimage);
-  g_assert_cmpint (read_exact (fd, buf, prev, sizeimage), ==, prev);
+  g_assert_cmpint (read_exact (fd, buf, prev, 100), ==, prev);
   g_assert_cmpuint (buf[1], ==, 0xd8);
   g_assert_cmpuint (buf[prev - 1], ==, 0xd9);
   g_assert_cmpuint (fake_v4l2_device_get_frames_read (dev), ==, 9);
@@ -1405,6 +1531,15 @@ test_read_variable (void)
   g_assert_cmpint (read (fd, buf, 2), ==, 2);
   g_assert_cmpuint (buf[0], ==, 0xff);
   g_assert_cmpuint (buf[1], ==, 0xd8);
+  g_assert_cmpint (read_exact (fd, buf + 2, fake_v4l2_frame_size (9,
+              sizeimage) - 2, sizeimage), ==, fake_v4l2_frame_size (9,
+          sizeimage) - 2);
+
+  /* a short variable frame is cut before its end marker */
+  fake_v4l2_device_set_frame_payload (dev, 10, 50);
+  g_assert_cmpint (read (fd, buf, sizeimage), ==, 50);
+  g_assert_cmpuint (buf[1], ==, 0xd8);
+  g_assert_cmpuint (buf[49], ==, fake_v4l2_frame_byte (10, 49));
   close (fd);
   g_free (buf);
   fake_v4l2_reset ();
@@ -1434,14 +1569,14 @@ test_read_stream (void)
   g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 1500);
   g_assert_cmpuint (buf[0], ==, fake_v4l2_stream_byte (k));
   k += 1500;
-  fake_v4l2_device_set_short_reads (dev, 10);
+  fake_v4l2_device_set_stream_chunk (dev, 10);
   g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 10);
   for (i = 0; i < 10; i++, k++)
     g_assert_cmpuint (buf[i], ==, fake_v4l2_stream_byte (k));
   close (fd);
 
   /* MANUAL: a released "frame" is one chunk of the stream */
-  fake_v4l2_device_set_short_reads (dev, 0);
+  fake_v4l2_device_set_stream_chunk (dev, 1500);
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
   fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
   g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
@@ -1494,8 +1629,13 @@ test_read_errors (void)
   fake_v4l2_device_inject_io_error (dev, EIO, 0, 1);
   g_assert_cmpint (read (fd, buf, 100), ==, -1);
   g_assert_cmpint (errno, ==, EIO);
+  /* under vb2 until the queue is restarted */
+  g_assert_cmpint (read (fd, buf, 100), ==, -1);
+  g_assert_cmpint (errno, ==, EIO);
+  close (fd);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
   g_assert_cmpint (read (fd, buf, 100), ==, 100);
-  assert_raw_frame (buf, 100, 4, 0);
+  assert_raw_frame (buf, 100, 0, 0);
 
   /* forever */
   fake_v4l2_device_inject_io_error (dev, ENODEV, 0, G_MAXUINT);
@@ -1516,7 +1656,6 @@ test_read_errors (void)
   g_assert_cmpint (poll_events (fd, POLLIN, 1000) & POLLIN, !=, 0);
   g_assert_cmpint (read (fd, buf, 100), ==, -1);
   g_assert_cmpint (errno, ==, EIO);
-  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
   close (fd);
   fake_v4l2_reset ();
 }
@@ -1893,7 +2032,7 @@ reader_thread (gpointer data)
   guint i;
 
   for (i = 0; i < rd->frames; i++) {
-    read_exact (rd->fd, buf, rd->size, rd->size);
+    read_exact (rd->fd, buf, rd->size, 100);
     assert_raw_frame (buf, rd->size, i, 0);
   }
   g_free (buf);
@@ -1911,7 +2050,6 @@ test_threads (void)
   GThread *thread;
   guint i;
 
-  fake_v4l2_device_set_short_reads (dev, 100);
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
   rd.fd = open_dev (CAP_PATH, O_RDWR);
   rd.frames = 200;
@@ -2004,7 +2142,13 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/ioctl/outputs-and-standards",
       test_outputs_and_standards);
   g_test_add_func ("/fakev4l2/read/immediate", test_read_immediate);
-  g_test_add_func ("/fakev4l2/read/short", test_read_short);
+  g_test_add_func ("/fakev4l2/read/count-below-frame",
+      test_read_count_below_frame);
+  g_test_add_func ("/fakev4l2/read/short-and-empty-frames",
+      test_read_short_and_empty_frames);
+  g_test_add_func ("/fakev4l2/read/loopback-model", test_read_loopback_model);
+  g_test_add_func ("/fakev4l2/read/eio-sticky-until-close",
+      test_read_eio_sticky_until_close);
   g_test_add_func ("/fakev4l2/read/manual", test_read_manual);
   g_test_add_func ("/fakev4l2/read/timed", test_read_timed);
   g_test_add_func ("/fakev4l2/read/timed-blocking", test_read_timed_blocking);

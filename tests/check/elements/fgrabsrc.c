@@ -746,75 +746,269 @@ GST_START_TEST (test_timestamps_durations_offsets)
 
 GST_END_TEST;
 
-static GstPadProbeReturn
-count_discont_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+/* What a capture run gave: the buffers fgrabsrc pushed, in order, the caps
+ * they had, and the QoS messages it posted. */
+typedef struct
 {
-  guint *counts = data;
-  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GPtrArray *buffers;
+  GstCaps *caps;
+  GList *qos;
+} Capture;
 
-  counts[0]++;
-  if (counts[0] > 1 && GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT))
-    counts[1]++;
+static GstPadProbeReturn
+collect_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Capture *c = data;
+
+  g_ptr_array_add (c->buffers,
+      gst_buffer_ref (GST_PAD_PROBE_INFO_BUFFER (info)));
+  if (c->caps == NULL)
+    c->caps = gst_pad_get_current_caps (pad);
   return GST_PAD_PROBE_OK;
 }
 
-GST_START_TEST (test_gap_after_slow_consumer_sets_discont)
+/* Runs "fgrabsrc name=src device=FAKE_PATH @src_props ! @downstream" to
+ * its end of stream (an error fails the test) and gathers what it gave. */
+static void
+capture_run (const gchar * src_props, const gchar * downstream, Capture * c)
 {
-  FakeV4l2Device *dev = new_camera ();
-  GstElement *pipeline, *src;
+  gchar *desc = g_strdup_printf ("fgrabsrc name=src device=" FAKE_PATH
+      " %s ! %s", src_props, downstream);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *src;
   GstPad *pad;
   GstBus *bus;
   GstMessage *msg;
-  guint counts[2] = { 0, 0 };
 
-  /* the driver keeps one frame; a consumer that takes 5 periods per frame
-   * makes it drop the others */
-  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 1, 1);
-  pipeline = gst_parse_launch ("fgrabsrc name=src device=" FAKE_PATH
-      " num-buffers=4 ! video/x-raw,framerate=30/1 ! "
-      "identity sleep-time=166000 ! fakesink sync=false", NULL);
+  fail_unless (pipeline != NULL);
+  g_free (desc);
+  c->buffers = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  c->caps = NULL;
+  c->qos = NULL;
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   pad = gst_element_get_static_pad (src, "src");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_discont_probe,
-      counts, NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, collect_probe, c, NULL);
 
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND, GST_MESSAGE_EOS |
-      GST_MESSAGE_ERROR);
-  /* stopped before the checks: when check does not fork (valgrind), a
-   * failure must not leave the streaming thread paused, which would block
-   * the cleanup after the test for good */
+  for (;;) {
+    msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND, GST_MESSAGE_EOS |
+        GST_MESSAGE_ERROR | GST_MESSAGE_QOS);
+    if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_QOS)
+      break;
+    if (GST_MESSAGE_SRC (msg) == GST_OBJECT (src))
+      c->qos = g_list_append (c->qos, msg);
+    else
+      gst_message_unref (msg);
+  }
+  /* stopped before the checks, so that a failure leaves no streaming
+   * thread behind */
   gst_element_set_state (pipeline, GST_STATE_NULL);
   fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "got %s",
       msg ? GST_MESSAGE_TYPE_NAME (msg) : "nothing in 30 s");
   gst_message_unref (msg);
-
-  fail_unless_equals_int (counts[0], 4);
-  fail_unless (counts[1] >= 1, "no DISCONT after the gaps");
-  fail_unless (fake_v4l2_device_get_dropped_frames (dev) > 0);
-
   gst_object_unref (bus);
   gst_object_unref (pad);
   gst_object_unref (src);
   gst_object_unref (pipeline);
 }
 
+static void
+capture_clear (Capture * c)
+{
+  g_ptr_array_unref (c->buffers);
+  gst_clear_caps (&c->caps);
+  g_list_free_full (c->qos, (GDestroyNotify) gst_message_unref);
+}
+
+/* Buffer @i of @c is frame @frame of the device, whole, with offset
+ * @offset, and DISCONT exactly when @discont. */
+static void
+check_captured (Capture * c, FakeV4l2Device * dev, guint i, guint64 frame,
+    guint64 offset, gboolean discont)
+{
+  GstBuffer *buf;
+  struct v4l2_format fmt;
+
+  fail_unless (i < c->buffers->len, "only %u buffers", c->buffers->len);
+  buf = g_ptr_array_index (c->buffers, i);
+  fake_v4l2_device_get_format (dev, &fmt);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), offset);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (buf), offset + 1);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT) ==
+      discont, "buffer %u: DISCONT %s", i, discont ? "missing" : "set");
+  check_raw_frame (buf, c->caps, &fmt, frame);
+}
+
+/* QoS message @i of @c says that @processed frames went out and
+ * @dropped were lost so far. */
+static void
+check_qos (Capture * c, guint i, guint64 processed, guint64 dropped)
+{
+  GstMessage *msg = g_list_nth_data (c->qos, i);
+  GstFormat format;
+  guint64 p, d;
+  gboolean live;
+  guint64 running_time, stream_time, timestamp, duration;
+
+  fail_unless (msg != NULL, "only %u QoS messages", g_list_length (c->qos));
+  gst_message_parse_qos (msg, &live, &running_time, &stream_time, &timestamp,
+      &duration);
+  fail_unless (live);
+  gst_message_parse_qos_stats (msg, &format, &p, &d);
+  fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
+  fail_unless_equals_uint64 (p, processed);
+  fail_unless_equals_uint64 (d, dropped);
+}
+
+GST_START_TEST (test_gap_after_slow_consumer_sets_discont_and_posts_qos)
+{
+  FakeV4l2Device *dev = new_camera ();
+  Capture c;
+  guint i, disconts = 0;
+  GList *l;
+  guint64 last_dropped = 0;
+
+  /* the driver keeps one frame; a consumer that takes 5 periods per frame
+   * makes it drop the others */
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_buffers (dev, 1, 1);
+  capture_run ("num-buffers=4", "video/x-raw,framerate=30/1 ! "
+      "identity sleep-time=166000 ! fakesink sync=false", &c);
+
+  fail_unless_equals_int (c.buffers->len, 4);
+  for (i = 1; i < c.buffers->len; i++)
+    if (GST_BUFFER_FLAG_IS_SET (g_ptr_array_index (c.buffers, i),
+            GST_BUFFER_FLAG_DISCONT))
+      disconts++;
+  fail_unless (disconts >= 1, "no DISCONT after the gaps");
+  fail_unless (fake_v4l2_device_get_dropped_frames (dev) > 0);
+
+  /* each gap is posted, with the frames that went out before it and the
+   * frames lost so far */
+  fail_unless (c.qos != NULL, "no QoS message for the lost frames");
+  for (l = c.qos, i = 0; l; l = l->next, i++) {
+    GstFormat format;
+    guint64 processed, dropped;
+
+    gst_message_parse_qos_stats (l->data, &format, &processed, &dropped);
+    fail_unless_equals_int (format, GST_FORMAT_BUFFERS);
+    fail_unless (processed >= 1 && processed < 4);
+    fail_unless (dropped > last_dropped);
+    last_dropped = dropped;
+  }
+  capture_clear (&c);
+}
+
 GST_END_TEST;
 
-GST_START_TEST (test_short_reads_and_eintr_assemble_exact_frames)
+GST_START_TEST (test_eintr_is_retried_frames_stay_whole)
 {
   FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_NV12, 0,
       64, 48);
   GstHarness *h;
 
-  fake_v4l2_device_set_short_reads (dev, 1000);
   fake_v4l2_device_inject_io_error (dev, EINTR, 1, 3);
   h = new_harness (NULL);
   gst_harness_play (h);
   pull_and_check_frames (h, dev, 3);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* vb2: a read() shorter than asked means the driver's buffer ended; the
+ * next read() starts the next frame.  Frames under the payload (1000
+ * bytes, one byte short) are dropped, counted, and the next buffer is
+ * DISCONT; the frames after them are whole and aligned. */
+GST_START_TEST (test_short_frames_are_dropped_next_is_discont)
+{
+  FakeV4l2Device *dev = new_camera ();
+  Capture c;
+
+  fake_v4l2_device_set_frame_payload (dev, 1, 1000);
+  fake_v4l2_device_set_frame_payload (dev, 2, 320 * 240 * 2 - 1);
+  fake_v4l2_device_set_frame_payload (dev, 5, 5000);
+  capture_run ("num-buffers=5", "fakesink", &c);
+
+  fail_unless_equals_int (c.buffers->len, 5);
+  check_captured (&c, dev, 0, 0, 0, TRUE);
+  check_captured (&c, dev, 1, 3, 3, TRUE);
+  check_captured (&c, dev, 2, 4, 4, FALSE);
+  check_captured (&c, dev, 3, 6, 6, TRUE);
+  check_captured (&c, dev, 4, 7, 7, FALSE);
+  fail_unless_equals_int (g_list_length (c.qos), 3);
+  check_qos (&c, 0, 1, 1);
+  check_qos (&c, 1, 1, 2);
+  check_qos (&c, 2, 3, 3);
+  capture_clear (&c);
+}
+
+GST_END_TEST;
+
+/* vb2 reads 0 bytes once for a buffer whose payload is 0: an empty frame,
+ * dropped and counted, not the end of the stream. */
+GST_START_TEST (test_empty_frame_is_dropped_not_end_of_stream)
+{
+  FakeV4l2Device *dev = new_camera ();
+  Capture c;
+  guint i;
+
+  fake_v4l2_device_set_frame_payload (dev, 2, 0);
+  capture_run ("num-buffers=10", "fakesink", &c);
+
+  fail_unless_equals_int (c.buffers->len, 10);
+  check_captured (&c, dev, 0, 0, 0, TRUE);
+  check_captured (&c, dev, 1, 1, 1, FALSE);
+  check_captured (&c, dev, 2, 3, 3, TRUE);
+  for (i = 3; i < 10; i++)
+    check_captured (&c, dev, i, i + 1, i + 1, FALSE);
+  fail_unless_equals_int (g_list_length (c.qos), 1);
+  check_qos (&c, 0, 2, 1);
+  capture_clear (&c);
+}
+
+GST_END_TEST;
+
+/* v4l2loopback reports a page-rounded sizeimage and its writers write the
+ * payload: frames of the payload are whole, none is dropped. */
+GST_START_TEST (test_frame_without_sizeimage_padding_is_whole)
+{
+  FakeV4l2Device *dev = new_camera ();
+  Capture c;
+  guint i;
+
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  fake_v4l2_device_set_padding (dev, 0, 2048);
+  for (i = 0; i < 4; i++)
+    fake_v4l2_device_set_frame_payload (dev, i, 320 * 240 * 2);
+  capture_run ("num-buffers=4", "fakesink", &c);
+
+  fail_unless_equals_int (c.buffers->len, 4);
+  for (i = 0; i < 4; i++) {
+    check_captured (&c, dev, i, i, i, i == 0);
+    fail_unless_equals_int (gst_buffer_get_size (g_ptr_array_index
+            (c.buffers, i)), 320 * 240 * 2);
+  }
+  fail_unless (c.qos == NULL);
+  capture_clear (&c);
+}
+
+GST_END_TEST;
+
+/* vivid counts the chroma rows of a 4:2:0 frame at an odd height rounded
+ * down: its sizeimage is below the frame GStreamer describes, every frame
+ * would come short.  That is refused when the format is set. */
+GST_START_TEST (test_sizeimage_below_frame_size_is_refused)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_NV12, 0,
+      64, 47);
+
+  fake_v4l2_device_set_chroma_rows_rounded_down (dev, TRUE);
+  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "stores a frame of NV12 64x47 in 4480 bytes, "
+      "less than the 4544 bytes");
 }
 
 GST_END_TEST;
@@ -904,35 +1098,34 @@ GST_START_TEST (test_eagain_is_waited_out)
 
 GST_END_TEST;
 
-GST_START_TEST (test_transient_eio_marks_discont_and_goes_on)
+/* vb2 keeps failing with EIO once the driver reported a fatal error, until
+ * the queue is released: the source drops the frame, reopens the node
+ * once and goes on with whole frames (the driver numbers them from 0
+ * again). */
+GST_START_TEST (test_eio_reopens_device_once_and_goes_on)
 {
   FakeV4l2Device *dev = new_camera ();
-  GstHarness *h;
-  GstBuffer *buf;
-  GstCaps *caps;
-  struct v4l2_format fmt;
+  Capture c;
 
-  fake_v4l2_device_set_short_reads (dev, 4096);
-  fake_v4l2_device_inject_io_error (dev, EIO, 1, 1);
-  h = new_harness (NULL);
-  gst_harness_play (h);
+  fake_v4l2_device_inject_io_error (dev, EIO, 2, 1);
+  capture_run ("num-buffers=4", "fakesink", &c);
 
-  buf = gst_harness_pull (h);
-  gst_buffer_unref (buf);
-  buf = gst_harness_pull (h);
-  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
-  caps = harness_caps (h);
-  fake_v4l2_device_get_format (dev, &fmt);
-  /* the error struck between frames: frame 1 comes whole after it */
-  check_raw_frame (buf, caps, &fmt, 1);
-  gst_caps_unref (caps);
-  gst_buffer_unref (buf);
-  gst_harness_teardown (h);
+  fail_unless_equals_int (c.buffers->len, 4);
+  check_captured (&c, dev, 0, 0, 0, TRUE);
+  check_captured (&c, dev, 1, 1, 1, FALSE);
+  /* the frame lost to the error has offset 2 */
+  check_captured (&c, dev, 2, 0, 3, TRUE);
+  check_captured (&c, dev, 3, 1, 4, FALSE);
+  fail_unless_equals_int (g_list_length (c.qos), 1);
+  check_qos (&c, 0, 2, 1);
+  /* closed once for the reopen, once at the end */
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  capture_clear (&c);
 }
 
 GST_END_TEST;
 
-GST_START_TEST (test_persistent_eio_is_an_error)
+GST_START_TEST (test_eio_after_reopen_is_an_error)
 {
   FakeV4l2Device *dev = new_camera ();
 
@@ -1595,14 +1788,18 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_s_parm_refused_is_a_warning);
   tcase_add_test (tc, test_latency_is_one_frame_period);
   tcase_add_test (tc, test_timestamps_durations_offsets);
-  tcase_add_test (tc, test_gap_after_slow_consumer_sets_discont);
-  tcase_add_test (tc, test_short_reads_and_eintr_assemble_exact_frames);
+  tcase_add_test (tc, test_gap_after_slow_consumer_sets_discont_and_posts_qos);
+  tcase_add_test (tc, test_eintr_is_retried_frames_stay_whole);
+  tcase_add_test (tc, test_short_frames_are_dropped_next_is_discont);
+  tcase_add_test (tc, test_empty_frame_is_dropped_not_end_of_stream);
+  tcase_add_test (tc, test_frame_without_sizeimage_padding_is_whole);
+  tcase_add_test (tc, test_sizeimage_below_frame_size_is_refused);
   tcase_add_test (tc, test_eagain_is_waited_out);
   tcase_add_test (tc, test_reads_again_when_poll_never_wakes);
   tcase_add_test (tc, test_working_poll_is_waited_for_before_reading);
   tcase_add_test (tc, test_poll_that_stops_waking_is_read_again);
-  tcase_add_test (tc, test_transient_eio_marks_discont_and_goes_on);
-  tcase_add_test (tc, test_persistent_eio_is_an_error);
+  tcase_add_test (tc, test_eio_reopens_device_once_and_goes_on);
+  tcase_add_test (tc, test_eio_after_reopen_is_an_error);
   tcase_add_test (tc, test_enodev_is_disconnected_error);
   tcase_add_test (tc, test_ebusy_on_read_is_busy_error);
   tcase_add_test (tc, test_driver_changing_format_is_not_negotiated);
