@@ -110,6 +110,11 @@ struct _FgrabDevice
    * cannot represent) and the errno that ended it */
   guint n_enumerated;
   gint enum_errno;
+  /* a field order that kept a size out of the probed caps (0: none) */
+  guint32 skipped_field;
+  /* the analog standard (G_STD) the caps and format were read under, 0
+   * for none: it decides the field order of V4L2_FIELD_INTERLACED */
+  v4l2_std_id std;
   /* probed caps, NULL until fgrab_device_probe_caps */
   GstCaps *caps;
 
