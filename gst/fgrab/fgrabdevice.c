@@ -1058,7 +1058,7 @@ fgrab_device_get_current_caps (FgrabDevice * device)
 {
   const struct v4l2_pix_format *pix = &device->format.fmt.pix;
   struct v4l2_streamparm parm;
-  GstStructure *s;
+  GstStructure *s, *frame = NULL;
 
   if (device->fgrab_format == NULL)
     return NULL;
@@ -1070,21 +1070,24 @@ fgrab_device_get_current_caps (FgrabDevice * device)
       gst_structure_free (s);
       return NULL;
     }
-    /* one field at a time is never negotiated (read() cannot tell which
-     * field a buffer holds): whole frames have twice its lines */
-    if (pix->field == V4L2_FIELD_ALTERNATE && pix->height <= G_MAXINT / 2)
-      gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
-          "height", G_TYPE_INT, (gint) pix->height * 2, NULL);
-    else
-      gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
-          "height", G_TYPE_INT, (gint) pix->height, NULL);
+    gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
+        "height", G_TYPE_INT, (gint) pix->height, NULL);
+    /* One field at a time is never negotiated (read() cannot tell which
+     * field a buffer holds).  A driver that scales (vivid) keeps the size
+     * for whole frames; one that does not gives a field half the frame's
+     * lines, so frames of twice that height come next. */
+    if (pix->field == V4L2_FIELD_ALTERNATE && pix->height <= G_MAXINT / 2) {
+      frame = gst_structure_copy (s);
+      gst_structure_set (frame, "height", G_TYPE_INT, (gint) pix->height * 2,
+          NULL);
+    }
     get_parm_or_zero (device, &parm);
     if (fract_is_valid (&parm.parm.capture.timeperframe))
       gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
           parm.parm.capture.timeperframe.denominator,
           parm.parm.capture.timeperframe.numerator, NULL);
   }
-  return gst_caps_new_full (s, NULL);
+  return gst_caps_new_full (s, frame, NULL);
 }
 
 /* The enumerated fourcc whose caps @s describes. */

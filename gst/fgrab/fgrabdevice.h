@@ -140,7 +140,8 @@ GstCaps *fgrab_device_probe_caps (FgrabDevice * device);
 void fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error);
 
 /* Caps with the node's current format, size and rate: the preference used
- * for fixation.  NULL when the current format has no caps. */
+ * for fixation, best first (after a size of one field at a time, frames
+ * of twice its height).  NULL when the current format has no caps. */
 GstCaps *fgrab_device_get_current_caps (FgrabDevice * device);
 
 /* S_FMT from fixed caps.  Fails with FGRAB_DEVICE_ERROR_FORMAT if the

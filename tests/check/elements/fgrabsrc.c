@@ -1679,10 +1679,11 @@ GST_START_TEST (test_field_order_asked_downstream)
 GST_END_TEST;
 
 /* read() cannot say which field a buffer holds, so a driver's current
- * ALTERNATE (`v4l2-ctl -v field=alt`) is negotiated away: whole interlaced
- * frames of twice the field's lines.  (vivid goes further and refuses
- * read() with ALTERNATE; the fake's read() does not, so the frames checked
- * here show what was configured.) */
+ * ALTERNATE (`v4l2-ctl -v field=alternate`) is negotiated away: whole
+ * interlaced frames in the current pixel format, twice the lines of the
+ * field where the standard fixes the frame's size.  (vivid goes further
+ * and refuses read() with ALTERNATE; the fake's read() does not, so the
+ * frames checked here show what was configured.) */
 GST_START_TEST (test_alternate_current_field_gives_whole_frames)
 {
   FakeV4l2Device *dev = new_tv_card ();
@@ -1691,9 +1692,11 @@ GST_START_TEST (test_alternate_current_field_gives_whole_frames)
   GstStructure *s;
   gint height;
 
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_UYVY, 0, "UYVY");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_UYVY, 640, 360);
   fake_v4l2_device_set_input (dev, 2);
   fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED, VIVID_SDTV_FIELDS);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 720, 576,
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_UYVY, 720, 576,
       V4L2_FIELD_ALTERNATE, V4L2_COLORSPACE_SMPTE170M);
   fail_unless_equals_int (current_field (dev), V4L2_FIELD_ALTERNATE);
 
@@ -1703,6 +1706,7 @@ GST_START_TEST (test_alternate_current_field_gives_whole_frames)
 
   caps = harness_caps (h);
   s = gst_caps_get_structure (caps, 0);
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "UYVY");
   fail_unless (gst_structure_get_int (s, "height", &height));
   fail_unless_equals_int (height, 576);
   assert_caps_fields (caps, "interleaved", "top-field-first");
@@ -1713,10 +1717,9 @@ GST_START_TEST (test_alternate_current_field_gives_whole_frames)
 
 GST_END_TEST;
 
-/* The same with a scaler (any size): the size preferred is the frame's,
- * twice the lines of the current field, not a frame squeezed into a
- * field's height. */
-GST_START_TEST (test_alternate_current_field_keeps_frame_height)
+/* A driver that scales (as vivid in its default configuration) gives
+ * fields of any height: the size in force is kept for whole frames. */
+GST_START_TEST (test_alternate_current_field_scaled_keeps_size)
 {
   FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0,
       720, 576);
@@ -1729,7 +1732,7 @@ GST_START_TEST (test_alternate_current_field_keeps_frame_height)
       1080, 1, TRUE);
   fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED,
       FIELD_BIT (ALTERNATE));
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 720, 288,
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 720, 576,
       V4L2_FIELD_ALTERNATE, V4L2_COLORSPACE_SMPTE170M);
 
   h = new_harness (NULL);
@@ -1923,7 +1926,7 @@ fgrabsrc_suite (void)
   tcase_add_loop_test (tc, test_field_order_asked_downstream, 0,
       G_N_ELEMENTS (asked_order_cases));
   tcase_add_test (tc, test_alternate_current_field_gives_whole_frames);
-  tcase_add_test (tc, test_alternate_current_field_keeps_frame_height);
+  tcase_add_test (tc, test_alternate_current_field_scaled_keeps_size);
   tcase_add_test (tc, test_alternate_chosen_by_driver_is_negotiated_away);
   tcase_add_loop_test (tc, test_fields_only_driver_is_error, 0,
       G_N_ELEMENTS (fields_only_cases));
