@@ -555,62 +555,52 @@ colorimetry_from_format (const struct v4l2_pix_format *pix, gboolean is_rgb,
   return TRUE;
 }
 
-/* FALSE for field orders GStreamer cannot describe (sequential fields). */
-static gboolean
-interlace_from_field (guint32 field, GstVideoInterlaceMode * mode,
-    GstVideoFieldOrder * order)
+/* The analog standard in force, 0 when the node has none (webcams, HDMI)
+ * or does not say. */
+static v4l2_std_id
+read_standard (FgrabDevice * device)
 {
-  *order = GST_VIDEO_FIELD_ORDER_UNKNOWN;
+  v4l2_std_id std = 0;
 
-  switch (field) {
-    case V4L2_FIELD_ANY:
-    case V4L2_FIELD_NONE:
-    case V4L2_FIELD_TOP:
-    case V4L2_FIELD_BOTTOM:
-      *mode = GST_VIDEO_INTERLACE_MODE_PROGRESSIVE;
-      return TRUE;
-    case V4L2_FIELD_INTERLACED:
-      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
-      return TRUE;
-    case V4L2_FIELD_INTERLACED_TB:
-      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
-      *order = GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST;
-      return TRUE;
-    case V4L2_FIELD_INTERLACED_BT:
-      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
-      *order = GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
-      return TRUE;
-    case V4L2_FIELD_ALTERNATE:
-      *mode = GST_VIDEO_INTERLACE_MODE_ALTERNATE;
-      return TRUE;
-    default:
-      return FALSE;
+  if (xioctl (device, VIDIOC_G_STD, &std) < 0) {
+    GST_LOG ("%s: G_STD: %s", device->path, g_strerror (errno));
+    return 0;
   }
+  return std;
 }
 
-static guint32
-field_from_structure (const GstStructure * s)
+/* The error for a driver that gives only fields GStreamer cannot carry. */
+static void
+set_fields_error (FgrabDevice * device, guint32 field, GError ** error)
 {
-  const gchar *mode = gst_structure_get_string (s, "interlace-mode");
-  const gchar *order = gst_structure_get_string (s, "field-order");
+  gchar *debug = g_strdup_printf ("V4L2 field %u", field);
 
-  if (mode == NULL)
-    return V4L2_FIELD_ANY;
-  if (g_str_equal (mode, "progressive"))
-    return V4L2_FIELD_NONE;
-  if (g_str_equal (mode, "alternate"))
-    return V4L2_FIELD_ALTERNATE;
-  if (order && g_str_equal (order, "top-field-first"))
-    return V4L2_FIELD_INTERLACED_TB;
-  if (order && g_str_equal (order, "bottom-field-first"))
-    return V4L2_FIELD_INTERLACED_BT;
-  return V4L2_FIELD_INTERLACED;
+  if (field == V4L2_FIELD_ALTERNATE)
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+        "Device '%s' delivers its video one field at a time "
+        "(V4L2_FIELD_ALTERNATE), which %s cannot carry: nothing tells "
+        "whether a buffer is the top or the bottom field. Select an input, "
+        "standard or video timings with whole frames.", device->path,
+        device->output ? "write()" : "read()");
+  else if (field == V4L2_FIELD_SEQ_TB || field == V4L2_FIELD_SEQ_BT)
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+        "Device '%s' delivers the two fields of a frame one after the "
+        "other (V4L2_FIELD_SEQ_TB or SEQ_BT), a layout GStreamer cannot "
+        "describe. Select an input or standard with interleaved or "
+        "progressive frames.", device->path);
+  else
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+        "Device '%s' delivers frames in a field order unknown to V4L2 "
+        "(%u).", device->path, field);
+  g_free (debug);
 }
 
-/* Adds interlace-mode, field-order and colorimetry of @pix to @s. */
+/* Adds interlace-mode, field-order and colorimetry of @pix to @s; a known
+ * @other_order is offered after the order of @pix. */
 static gboolean
 structure_add_format_fields (GstStructure * s, const FgrabFormat * format,
-    const struct v4l2_pix_format *pix)
+    const struct v4l2_pix_format *pix, v4l2_std_id std,
+    GstVideoFieldOrder other_order)
 {
   GstVideoInterlaceMode mode;
   GstVideoFieldOrder order;
@@ -620,7 +610,7 @@ structure_add_format_fields (GstStructure * s, const FgrabFormat * format,
   if (format->kind == FGRAB_FORMAT_KIND_STREAM)
     return TRUE;
 
-  if (!interlace_from_field (pix->field, &mode, &order))
+  if (!fgrab_format_field_to_caps (pix->field, std, &mode, &order))
     return FALSE;
 
   if (format->kind != FGRAB_FORMAT_KIND_RAW)
@@ -628,9 +618,24 @@ structure_add_format_fields (GstStructure * s, const FgrabFormat * format,
 
   gst_structure_set (s, "interlace-mode", G_TYPE_STRING,
       gst_video_interlace_mode_to_string (mode), NULL);
-  if (order != GST_VIDEO_FIELD_ORDER_UNKNOWN)
+  if (order != GST_VIDEO_FIELD_ORDER_UNKNOWN &&
+      other_order != GST_VIDEO_FIELD_ORDER_UNKNOWN) {
+    GValue list = G_VALUE_INIT, item = G_VALUE_INIT;
+
+    /* the driver's own order first, so that fixation keeps it */
+    g_value_init (&list, GST_TYPE_LIST);
+    g_value_init (&item, G_TYPE_STRING);
+    g_value_set_static_string (&item, gst_video_field_order_to_string (order));
+    gst_value_list_append_value (&list, &item);
+    g_value_set_static_string (&item,
+        gst_video_field_order_to_string (other_order));
+    gst_value_list_append_value (&list, &item);
+    g_value_unset (&item);
+    gst_structure_take_value (s, "field-order", &list);
+  } else if (order != GST_VIDEO_FIELD_ORDER_UNKNOWN) {
     gst_structure_set (s, "field-order", G_TYPE_STRING,
         gst_video_field_order_to_string (order), NULL);
+  }
 
   is_rgb = GST_VIDEO_FORMAT_INFO_IS_RGB (gst_video_format_get_info
       (format->video_format));
@@ -645,26 +650,94 @@ structure_add_format_fields (GstStructure * s, const FgrabFormat * format,
   return TRUE;
 }
 
-/* The driver's answer for @fourcc at about @width x @height. */
+/* The driver's answer for @fourcc at about @width x @height in @field. */
 static gboolean
-try_size (FgrabDevice * device, guint32 fourcc, guint width, guint height,
-    struct v4l2_format *fmt)
+try_field (FgrabDevice * device, guint32 fourcc, guint width, guint height,
+    guint32 field, struct v4l2_format *fmt)
 {
   memset (fmt, 0, sizeof (*fmt));
   fmt->type = device->type;
   fmt->fmt.pix.pixelformat = fourcc;
   fmt->fmt.pix.width = width;
   fmt->fmt.pix.height = height;
-  fmt->fmt.pix.field = V4L2_FIELD_ANY;
+  fmt->fmt.pix.field = field;
 
   if (xioctl (device, VIDIOC_TRY_FMT, fmt) < 0) {
-    GST_DEBUG ("%s: TRY_FMT %ux%u failed: %s", device->path, width, height,
-        g_strerror (errno));
+    GST_DEBUG ("%s: TRY_FMT %ux%u field %u failed: %s", device->path, width,
+        height, field, g_strerror (errno));
     return FALSE;
   }
-  GST_LOG ("%s: TRY_FMT %ux%u -> %ux%u field %u", device->path, width,
-      height, fmt->fmt.pix.width, fmt->fmt.pix.height, fmt->fmt.pix.field);
+  GST_LOG ("%s: TRY_FMT %ux%u field %u -> %ux%u field %u", device->path,
+      width, height, field, fmt->fmt.pix.width, fmt->fmt.pix.height,
+      fmt->fmt.pix.field);
   return fmt->fmt.pix.pixelformat == fourcc;
+}
+
+static gboolean
+field_is_representable (guint32 field)
+{
+  GstVideoInterlaceMode mode;
+  GstVideoFieldOrder order;
+
+  return fgrab_format_field_to_caps (field, 0, &mode, &order);
+}
+
+/* The driver's answer for @fourcc at about @width x @height in the field
+ * order it chooses, or, where that is one GStreamer cannot carry (a
+ * driver may choose ALTERNATE), in whole interlaced or progressive frames
+ * if it gives them. */
+static gboolean
+try_size (FgrabDevice * device, guint32 fourcc, guint width, guint height,
+    struct v4l2_format *fmt)
+{
+  static const guint32 whole_frames[] = {
+    V4L2_FIELD_INTERLACED, V4L2_FIELD_NONE
+  };
+  guint32 chosen;
+  guint i;
+
+  if (!try_field (device, fourcc, width, height, V4L2_FIELD_ANY, fmt))
+    return FALSE;
+  chosen = fmt->fmt.pix.field;
+  for (i = 0; i < G_N_ELEMENTS (whole_frames); i++) {
+    if (field_is_representable (fmt->fmt.pix.field))
+      return TRUE;
+    if (!try_field (device, fourcc, width, height, whole_frames[i], fmt))
+      return FALSE;
+  }
+  if (field_is_representable (fmt->fmt.pix.field))
+    return TRUE;
+  /* keep the driver's own choice for the error that explains it */
+  fmt->fmt.pix.field = chosen;
+  return TRUE;
+}
+
+/* The order of interleaved frames opposite to that of @fmt, when the
+ * driver also gives it at that size (as vivid's INTERLACED_BT on PAL);
+ * UNKNOWN otherwise. */
+static GstVideoFieldOrder
+probe_other_order (FgrabDevice * device, const struct v4l2_format *fmt)
+{
+  GstVideoInterlaceMode mode;
+  GstVideoFieldOrder order, other, got;
+  struct v4l2_format other_fmt;
+
+  if (!fgrab_format_field_to_caps (fmt->fmt.pix.field, device->std, &mode,
+          &order) || order == GST_VIDEO_FIELD_ORDER_UNKNOWN)
+    return GST_VIDEO_FIELD_ORDER_UNKNOWN;
+
+  other = order == GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST ?
+      GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST :
+      GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST;
+  if (!try_field (device, fmt->fmt.pix.pixelformat, fmt->fmt.pix.width,
+          fmt->fmt.pix.height, fgrab_format_field_from_order (other,
+              device->std), &other_fmt) ||
+      other_fmt.fmt.pix.width != fmt->fmt.pix.width ||
+      other_fmt.fmt.pix.height != fmt->fmt.pix.height ||
+      !fgrab_format_field_to_caps (other_fmt.fmt.pix.field, device->std,
+          &mode, &got) || got != other)
+    return GST_VIDEO_FIELD_ORDER_UNKNOWN;
+  return other;
 }
 
 /* A V4L2 fraction (frame period, pixel aspect) that makes a GStreamer
@@ -786,9 +859,12 @@ append_size (FgrabDevice * device, GstCaps * caps, const FgrabFormat * format,
         par_d, NULL);
 
   if (try_size (device, format->fourcc, probe_w, probe_h, &fmt) &&
-      !structure_add_format_fields (s, format, &fmt.fmt.pix)) {
+      !structure_add_format_fields (s, format, &fmt.fmt.pix, device->std,
+          format->kind == FGRAB_FORMAT_KIND_RAW ?
+          probe_other_order (device, &fmt) : GST_VIDEO_FIELD_ORDER_UNKNOWN)) {
     GST_DEBUG ("%s: field order %u at %ux%u has no GStreamer equivalent",
         device->path, fmt.fmt.pix.field, probe_w, probe_h);
+    device->skipped_field = fmt.fmt.pix.field;
     gst_structure_free (s);
     return;
   }
@@ -947,6 +1023,8 @@ fgrab_device_probe_caps (FgrabDevice * device)
     return gst_caps_ref (device->caps);
 
   g_array_set_size (device->fourccs, 0);
+  device->skipped_field = 0;
+  device->std = read_standard (device);
   get_parm_or_zero (device, &parm);
   get_pixel_aspect (device, &par_n, &par_d);
   caps = gst_caps_new_empty ();
@@ -999,6 +1077,8 @@ fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error)
   if (device->enum_errno == ENODEV || device->enum_errno == ENXIO)
     set_error (error, FGRAB_DEVICE_ERROR_DISCONNECTED, debug,
         "Device '%s' was disconnected.", device->path);
+  else if (device->skipped_field != 0)
+    set_fields_error (device, device->skipped_field, error);
   else if (device->n_enumerated == 0)
     set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
         "Device '%s' offers no %s format at the moment. A virtual device "
@@ -1017,7 +1097,7 @@ fgrab_device_get_current_caps (FgrabDevice * device)
   HOLD_DEVICE_LOCK (device);
   const struct v4l2_pix_format *pix = &device->format.fmt.pix;
   struct v4l2_streamparm parm;
-  GstStructure *s;
+  GstStructure *s, *frame = NULL;
 
   if (device->fgrab_format == NULL)
     return NULL;
@@ -1031,13 +1111,22 @@ fgrab_device_get_current_caps (FgrabDevice * device)
     }
     gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
         "height", G_TYPE_INT, (gint) pix->height, NULL);
+    /* One field at a time is never negotiated (read() cannot tell which
+     * field a buffer holds).  A driver that scales (vivid) keeps the size
+     * for whole frames; one that does not gives a field half the frame's
+     * lines, so frames of twice that height come next. */
+    if (pix->field == V4L2_FIELD_ALTERNATE && pix->height <= G_MAXINT / 2) {
+      frame = gst_structure_copy (s);
+      gst_structure_set (frame, "height", G_TYPE_INT, (gint) pix->height * 2,
+          NULL);
+    }
     get_parm_or_zero (device, &parm);
     if (fract_is_valid (&parm.parm.capture.timeperframe))
       gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
           parm.parm.capture.timeperframe.denominator,
           parm.parm.capture.timeperframe.numerator, NULL);
   }
-  return gst_caps_new_full (s, NULL);
+  return gst_caps_new_full (s, frame, NULL);
 }
 
 /* The enumerated fourcc whose caps @s describes. */
@@ -1059,6 +1148,42 @@ find_fourcc (FgrabDevice * device, const GstStructure * s)
       return fourcc;
   }
   return 0;
+}
+
+/* Whether frames of the driver's @field are what caps @s say (as far as
+ * they say anything about fields). */
+static gboolean
+fields_match (FgrabDevice * device, const GstStructure * s, guint32 field,
+    GError ** error)
+{
+  GstVideoInterlaceMode mode;
+  GstVideoFieldOrder order;
+  const gchar *want_mode = gst_structure_get_string (s, "interlace-mode");
+  const gchar *want_order = gst_structure_get_string (s, "field-order");
+  const gchar *got_order;
+
+  if (!fgrab_format_field_to_caps (field, device->std, &mode, &order)) {
+    set_fields_error (device, field, error);
+    return FALSE;
+  }
+  if (want_mode == NULL)
+    return TRUE;
+  got_order = order != GST_VIDEO_FIELD_ORDER_UNKNOWN ?
+      gst_video_field_order_to_string (order) : "no field order";
+  if (!g_str_equal (want_mode, gst_video_interlace_mode_to_string (mode)) ||
+      (mode == GST_VIDEO_INTERLACE_MODE_INTERLEAVED && want_order &&
+          !g_str_equal (want_order, got_order))) {
+    gchar *debug = g_strdup_printf ("V4L2 field %u", field);
+
+    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+        "Device '%s' delivers %s frames (%s) where %s frames (%s) were "
+        "negotiated.", device->path,
+        gst_video_interlace_mode_to_string (mode), got_order, want_mode,
+        want_order ? want_order : "no field order");
+    g_free (debug);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 gboolean
@@ -1107,7 +1232,8 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
     fmt.fmt.pix.width = width;
     fmt.fmt.pix.height = height;
   }
-  field = field_from_structure (s);
+  device->std = read_standard (device);
+  field = fgrab_format_field_from_caps (s, device->std);
   fmt.fmt.pix.pixelformat = fourcc;
   fmt.fmt.pix.field = field;
   /* let the driver choose the layout */
@@ -1159,15 +1285,9 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
     return FALSE;
   }
 
-  if (field != V4L2_FIELD_ANY && field != fmt.fmt.pix.field &&
-      !(field == V4L2_FIELD_INTERLACED &&
-          (fmt.fmt.pix.field == V4L2_FIELD_INTERLACED_TB ||
-              fmt.fmt.pix.field == V4L2_FIELD_INTERLACED_BT))) {
-    set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
-        "Device '%s' delivers field order %u where %u was negotiated.",
-        device->path, fmt.fmt.pix.field, field);
+  if (format->kind != FGRAB_FORMAT_KIND_STREAM &&
+      !fields_match (device, s, fmt.fmt.pix.field, error))
     return FALSE;
-  }
 
   return TRUE;
 }
@@ -1203,7 +1323,7 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
     return pix->sizeimage > 0 || format->kind == FGRAB_FORMAT_KIND_STREAM;
   }
 
-  if (!interlace_from_field (pix->field, &mode, &order))
+  if (!fgrab_format_field_to_caps (pix->field, device->std, &mode, &order))
     return FALSE;
   if (!gst_video_info_set_interlaced_format (info, format->video_format, mode,
           pix->width, pix->height))

@@ -126,6 +126,11 @@ struct _FgrabDevice
    * cannot represent) and the errno that ended it */
   guint n_enumerated;
   gint enum_errno;
+  /* a field order that kept a size out of the probed caps (0: none) */
+  guint32 skipped_field;
+  /* the analog standard (G_STD) the caps and format were read under, 0
+   * for none: it decides the field order of V4L2_FIELD_INTERLACED */
+  v4l2_std_id std;
   /* probed caps, NULL until fgrab_device_probe_caps */
   GstCaps *caps;
 
@@ -157,7 +162,8 @@ GstCaps *fgrab_device_probe_caps (FgrabDevice * device);
 void fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error);
 
 /* Caps with the node's current format, size and rate: the preference used
- * for fixation.  NULL when the current format has no caps. */
+ * for fixation, best first (after a size of one field at a time, frames
+ * of twice its height).  NULL when the current format has no caps. */
 GstCaps *fgrab_device_get_current_caps (FgrabDevice * device);
 
 /* S_FMT from fixed caps.  Fails with FGRAB_DEVICE_ERROR_FORMAT if the

@@ -166,3 +166,84 @@ fgrab_format_get_all_caps (void)
   }
   return gst_caps_simplify (caps);
 }
+
+/* V4L2_FIELD_INTERLACED carries its fields in the order of the analog
+ * standard: the bottom field first on 525 lines (NTSC), the top field
+ * first on 625 (PAL, SECAM).  A mask of both, or none, says nothing. */
+static GstVideoFieldOrder
+standard_field_order (guint64 std)
+{
+  gboolean lines_525 = (std & V4L2_STD_525_60) != 0;
+  gboolean lines_625 = (std & V4L2_STD_625_50) != 0;
+
+  if (lines_525 && !lines_625)
+    return GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
+  if (lines_625 && !lines_525)
+    return GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST;
+  return GST_VIDEO_FIELD_ORDER_UNKNOWN;
+}
+
+gboolean
+fgrab_format_field_to_caps (guint32 field, guint64 std,
+    GstVideoInterlaceMode * mode, GstVideoFieldOrder * order)
+{
+  *mode = GST_VIDEO_INTERLACE_MODE_PROGRESSIVE;
+  *order = GST_VIDEO_FIELD_ORDER_UNKNOWN;
+
+  switch (field) {
+    case V4L2_FIELD_ANY:
+    case V4L2_FIELD_NONE:
+    case V4L2_FIELD_TOP:
+    case V4L2_FIELD_BOTTOM:
+      return TRUE;
+    case V4L2_FIELD_INTERLACED:
+      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+      *order = standard_field_order (std);
+      return TRUE;
+    case V4L2_FIELD_INTERLACED_TB:
+      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+      *order = GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST;
+      return TRUE;
+    case V4L2_FIELD_INTERLACED_BT:
+      *mode = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+      *order = GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
+      return TRUE;
+    default:
+      /* ALTERNATE: a buffer of read() or write() holds one field, and
+       * nothing passes whether it is the top or the bottom one (vivid
+       * refuses read() and write() with it for that reason).  SEQ_TB/BT:
+       * GStreamer has no layout of one field after the other. */
+      return FALSE;
+  }
+}
+
+guint32
+fgrab_format_field_from_order (GstVideoFieldOrder order, guint64 std)
+{
+  if (order == GST_VIDEO_FIELD_ORDER_UNKNOWN ||
+      order == standard_field_order (std))
+    return V4L2_FIELD_INTERLACED;
+  if (order == GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST)
+    return V4L2_FIELD_INTERLACED_TB;
+  return V4L2_FIELD_INTERLACED_BT;
+}
+
+guint32
+fgrab_format_field_from_caps (const GstStructure * s, guint64 std)
+{
+  const gchar *mode = gst_structure_get_string (s, "interlace-mode");
+  const gchar *order = gst_structure_get_string (s, "field-order");
+
+  if (mode == NULL)
+    return V4L2_FIELD_ANY;
+  switch (gst_video_interlace_mode_from_string (mode)) {
+    case GST_VIDEO_INTERLACE_MODE_PROGRESSIVE:
+      return V4L2_FIELD_NONE;
+    case GST_VIDEO_INTERLACE_MODE_INTERLEAVED:
+      return fgrab_format_field_from_order (order ?
+          gst_video_field_order_from_string (order) :
+          GST_VIDEO_FIELD_ORDER_UNKNOWN, std);
+    default:
+      return V4L2_FIELD_ANY;
+  }
+}

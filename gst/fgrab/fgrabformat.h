@@ -51,5 +51,19 @@ GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
 /* Every format in the table, with unrestricted size and rate. */
 GstCaps *fgrab_format_get_all_caps (void);
 
+/* How GStreamer describes frames of V4L2 field order @field while the
+ * analog standard @std (a v4l2_std_id; 0 for none) is in force: FALSE for
+ * fields that read() and write() cannot carry (ALTERNATE, SEQ_TB/BT).
+ * @order is UNKNOWN where nothing says which field comes first. */
+gboolean fgrab_format_field_to_caps (guint32 field, guint64 std,
+    GstVideoInterlaceMode * mode, GstVideoFieldOrder * order);
+/* The V4L2 field whose interleaved frames have field order @order under
+ * @std: INTERLACED where the standard gives that order (or none is
+ * known), else INTERLACED_TB or _BT. */
+guint32 fgrab_format_field_from_order (GstVideoFieldOrder order, guint64 std);
+/* The V4L2 field to ask S_FMT for, for caps @s under @std: ANY when @s
+ * leaves the choice to the driver or names no field V4L2 has. */
+guint32 fgrab_format_field_from_caps (const GstStructure * s, guint64 std);
+
 G_END_DECLS
 #endif /* __FGRAB_FORMAT_H__ */

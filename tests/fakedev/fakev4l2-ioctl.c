@@ -40,6 +40,40 @@ fake_v4l2_node_caps (FakeV4l2Device * dev)
       dev->capabilities;
 }
 
+/* The field TRY_FMT and S_FMT answer for @asked. */
+static guint32
+negotiate_field (FakeV4l2Device * dev, guint32 asked)
+{
+  if (dev->fields_accepted == 0)
+    return dev->field;
+  if (!fake_v4l2_route_negotiates_fields (dev))
+    return V4L2_FIELD_NONE;
+  if (asked != V4L2_FIELD_ANY && asked < 32 &&
+      (dev->fields_accepted & (1u << asked)))
+    return asked;
+  return dev->field_default;
+}
+
+/* The field G_FMT answers. */
+static guint32
+current_field (FakeV4l2Device * dev)
+{
+  if (dev->fields_accepted != 0 && !fake_v4l2_route_negotiates_fields (dev))
+    return V4L2_FIELD_NONE;
+  return dev->field;
+}
+
+/* A standard's frame carries one field's lines when only one field (or
+ * one at a time) is captured, as vivid's TV and S-Video inputs answer. */
+static void
+std_size (FakeV4l2Device * dev, guint32 field, guint * width, guint * height)
+{
+  *width = dev->std_width;
+  *height = dev->std_height;
+  if (V4L2_FIELD_HAS_T_OR_B (field))
+    *height /= 2;
+}
+
 static void
 current_format (FakeV4l2Device * dev, guint32 * pixfmt, guint * width,
     guint * height)
@@ -54,15 +88,13 @@ current_format (FakeV4l2Device * dev, guint32 * pixfmt, guint * width,
     *height = dev->cur_height;
   }
   /* the standard in force decides the size (fakev4l2-routes.c) */
-  if (dev->std_locked) {
-    *width = dev->std_width;
-    *height = dev->std_height;
-  }
+  if (dev->std_locked)
+    std_size (dev, current_field (dev), width, height);
 }
 
 static void
 fill_pix (FakeV4l2Device * dev, struct v4l2_pix_format *pix, guint32 pixfmt,
-    guint width, guint height)
+    guint width, guint height, guint32 field)
 {
   guint bpl, size;
 
@@ -72,7 +104,7 @@ fill_pix (FakeV4l2Device * dev, struct v4l2_pix_format *pix, guint32 pixfmt,
   pix->pixelformat = pixfmt;
   pix->width = width;
   pix->height = height;
-  pix->field = dev->field;
+  pix->field = field;
   pix->colorspace = dev->colorspace;
   pix->bytesperline = bpl;
   pix->sizeimage = dev->no_sizeimage ? 0 : size;
@@ -87,7 +119,7 @@ fake_v4l2_fill_format (FakeV4l2Device * dev, struct v4l2_format *fmt)
   memset (fmt, 0, sizeof (*fmt));
   fmt->type = fake_v4l2_buf_type (dev);
   current_format (dev, &pixfmt, &width, &height);
-  fill_pix (dev, &fmt->fmt.pix, pixfmt, width, height);
+  fill_pix (dev, &fmt->fmt.pix, pixfmt, width, height, current_field (dev));
 }
 
 void
@@ -241,6 +273,7 @@ try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 {
   FakeFormat *f;
   guint width, height;
+  guint32 field;
 
   if (fmt->type != fake_v4l2_buf_type (dev) || dev->formats->len == 0)
     return EINVAL;
@@ -249,12 +282,11 @@ try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
     f = g_ptr_array_index (dev->formats, 0);
   width = fmt->fmt.pix.width;
   height = fmt->fmt.pix.height;
+  field = negotiate_field (dev, fmt->fmt.pix.field);
   fake_v4l2_format_snap_size (dev, f, &width, &height);
-  if (dev->std_locked) {
-    width = dev->std_width;
-    height = dev->std_height;
-  }
-  fill_pix (dev, &fmt->fmt.pix, f->pixelformat, width, height);
+  if (dev->std_locked)
+    std_size (dev, field, &width, &height);
+  fill_pix (dev, &fmt->fmt.pix, f->pixelformat, width, height, field);
   return 0;
 }
 
@@ -267,7 +299,7 @@ s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
     return EINVAL;
   if (dev->force_pixfmt != 0) {
     fill_pix (dev, &fmt->fmt.pix, dev->force_pixfmt, dev->force_width,
-        dev->force_height);
+        dev->force_height, negotiate_field (dev, fmt->fmt.pix.field));
   } else if ((ret = try_fmt (dev, fmt)) != 0) {
     return ret;
   }
@@ -275,6 +307,8 @@ s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
   dev->cur_pixfmt = fmt->fmt.pix.pixelformat;
   dev->cur_width = fmt->fmt.pix.width;
   dev->cur_height = fmt->fmt.pix.height;
+  if (dev->fields_accepted != 0 && fake_v4l2_route_negotiates_fields (dev))
+    dev->field = fmt->fmt.pix.field;
   return 0;
 }
 

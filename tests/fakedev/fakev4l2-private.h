@@ -134,6 +134,11 @@ struct _FakeV4l2Device
   guint32 cur_pixfmt;
   guint cur_width, cur_height;
   guint32 field, colorspace;
+  /* fields negotiated as a driver does (fake_v4l2_device_set_fields): a
+   * mask of 1 << V4L2_FIELD_* kept when asked, and the answer for any
+   * other; mask 0: every answer is @field, whatever was asked */
+  guint32 fields_accepted;
+  guint32 field_default;
   guint bpl_padding, sizeimage_padding;
   gboolean chroma_rows_down;
   gboolean no_sizeimage;
@@ -249,6 +254,8 @@ G_GNUC_INTERNAL guint32 fake_v4l2_node_caps (FakeV4l2Device * dev);
 /* fakev4l2-routes.c */
 G_GNUC_INTERNAL void fake_v4l2_routes_init (FakeV4l2Device * dev);
 G_GNUC_INTERNAL void fake_v4l2_routes_clear (FakeV4l2Device * dev);
+G_GNUC_INTERNAL gboolean fake_v4l2_route_negotiates_fields (FakeV4l2Device *
+    dev);
 /* TRUE when @request is one of the input, output and standard ioctls;
  * then *err is its result (0 or an errno). */
 G_GNUC_INTERNAL gboolean fake_v4l2_routes_ioctl (FakeV4l2Device * dev,

@@ -81,6 +81,17 @@ any_route_has_std (FakeV4l2Device * dev)
   return FALSE;
 }
 
+/* Whether the field rule (fake_v4l2_device_set_fields) speaks for the
+ * current input: vivid negotiates fields on its TV and S-Video inputs and
+ * answers NONE on its webcam input, one without standards. */
+gboolean
+fake_v4l2_route_negotiates_fields (FakeV4l2Device * dev)
+{
+  FakeRoute *r = current_route (dev);
+
+  return !any_route_has_std (dev) || (r != NULL && r->std != 0);
+}
+
 /* The hook that makes the standard decide size and rate. */
 static void
 apply_standard (FakeV4l2Device * dev)

@@ -390,6 +390,19 @@ fake_v4l2_device_set_format (FakeV4l2Device * dev, guint32 pixelformat,
 }
 
 void
+fake_v4l2_device_set_fields (FakeV4l2Device * dev, guint32 default_field,
+    guint32 accepted)
+{
+  g_return_if_fail (dev != NULL);
+  g_return_if_fail (default_field != V4L2_FIELD_ANY && default_field < 32);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->field_default = default_field;
+  dev->fields_accepted = accepted | (1u << default_field);
+  dev->field = default_field;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
 fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
     guint sizeimage_padding)
 {

@@ -139,6 +139,19 @@ void fake_v4l2_device_set_enumerates_sizes (FakeV4l2Device * dev,
  * @sizeimage_padding adds bytes to sizeimage (v4l2loopback page rounding). */
 void fake_v4l2_device_set_format (FakeV4l2Device * dev, guint32 pixelformat,
     guint width, guint height, guint32 field, guint32 colorspace);
+/* Fields negotiated as a driver does: TRY_FMT and S_FMT keep a field in
+ * @accepted (a mask of 1 << V4L2_FIELD_*) and answer @default_field for
+ * any other, ANY included; S_FMT makes its answer the current field, which
+ * starts as @default_field (set_format can change it, as `v4l2-ctl -v
+ * field=...` would).  While a standard decides the size, TOP, BOTTOM and
+ * ALTERNATE give frames of one field's lines (half the height).  On a
+ * device with standards the rule holds on inputs with standards; the
+ * others answer NONE (vivid's TV and S-Video inputs answer INTERLACED for
+ * ANY and keep INTERLACED_TB/BT, SEQ_TB/BT, TOP, BOTTOM and ALTERNATE; its
+ * webcam input answers NONE).  Until called, every answer carries the
+ * current field, whatever was asked. */
+void fake_v4l2_device_set_fields (FakeV4l2Device * dev, guint32 default_field,
+    guint32 accepted);
 void fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
     guint sizeimage_padding);
 /* TRUE: sizeimage counts the chroma rows of vertically subsampled formats

@@ -1119,6 +1119,80 @@ test_inputs_and_standards (void)
   fake_v4l2_reset ();
 }
 
+#define FIELD_BIT(f) (1u << V4L2_FIELD_##f)
+
+/* TRY_FMT of YUYV 720x576 asking @field. */
+static struct v4l2_format
+try_field (int fd, guint32 field)
+{
+  struct v4l2_format fmt;
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = 720;
+  fmt.fmt.pix.height = 576;
+  fmt.fmt.pix.field = field;
+  assert_ioctl_ok (fd, VIDIOC_TRY_FMT, &fmt);
+  return fmt;
+}
+
+static void
+test_fields_negotiated (void)
+{
+  FakeV4l2Device *dev = new_capture ();
+  struct v4l2_format fmt;
+  int fd, index;
+
+  /* vivid's S-Video input beside its webcam input */
+  fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
+  fake_v4l2_device_add_input (dev, "S-Video 1", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_ALL, V4L2_STD_PAL);
+  fake_v4l2_device_add_standard_format (dev, V4L2_STD_625_50, 720, 576, 1, 25);
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED,
+      FIELD_BIT (INTERLACED_TB) | FIELD_BIT (INTERLACED_BT) |
+      FIELD_BIT (ALTERNATE) | FIELD_BIT (TOP));
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  /* the webcam input knows no fields */
+  g_assert_cmpuint (try_field (fd, V4L2_FIELD_ALTERNATE).fmt.pix.field, ==,
+      V4L2_FIELD_NONE);
+  g_assert_cmpuint (get_fmt (fd, CAP).fmt.pix.field, ==, V4L2_FIELD_NONE);
+
+  index = 1;
+  assert_ioctl_ok (fd, VIDIOC_S_INPUT, &index);
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmpuint (fmt.fmt.pix.field, ==, V4L2_FIELD_INTERLACED);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 576);
+  /* ANY and what is not accepted get the default */
+  g_assert_cmpuint (try_field (fd, V4L2_FIELD_ANY).fmt.pix.field, ==,
+      V4L2_FIELD_INTERLACED);
+  g_assert_cmpuint (try_field (fd, V4L2_FIELD_SEQ_TB).fmt.pix.field, ==,
+      V4L2_FIELD_INTERLACED);
+  g_assert_cmpuint (try_field (fd, V4L2_FIELD_INTERLACED_BT).fmt.pix.field,
+      ==, V4L2_FIELD_INTERLACED_BT);
+  /* one field at a time: a frame of one field's lines */
+  fmt = try_field (fd, V4L2_FIELD_ALTERNATE);
+  g_assert_cmpuint (fmt.fmt.pix.field, ==, V4L2_FIELD_ALTERNATE);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 288);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 720 * 2 * 288);
+  /* TRY_FMT changes nothing, S_FMT makes the field current */
+  g_assert_cmpuint (get_fmt (fd, CAP).fmt.pix.field, ==, V4L2_FIELD_INTERLACED);
+  assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmpuint (fmt.fmt.pix.field, ==, V4L2_FIELD_ALTERNATE);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 288);
+  /* as `v4l2-ctl -v field=...` */
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 720, 576,
+      V4L2_FIELD_INTERLACED_TB, V4L2_COLORSPACE_SMPTE170M);
+  fmt = get_fmt (fd, CAP);
+  g_assert_cmpuint (fmt.fmt.pix.field, ==, V4L2_FIELD_INTERLACED_TB);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 576);
+
+  close (fd);
+  fake_v4l2_reset ();
+}
+
 static void
 test_outputs_and_standards (void)
 {
@@ -2129,6 +2203,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/fmt/try-snaps", test_fmt_try_snaps);
   g_test_add_func ("/fakev4l2/fmt/set", test_fmt_set);
   g_test_add_func ("/fakev4l2/fmt/size-table", test_fmt_size_table);
+  g_test_add_func ("/fakev4l2/fmt/fields", test_fields_negotiated);
   g_test_add_func ("/fakev4l2/parm/accept", test_parm_accept);
   g_test_add_func ("/fakev4l2/parm/nearest", test_parm_nearest);
   g_test_add_func ("/fakev4l2/parm/fixed", test_parm_fixed);

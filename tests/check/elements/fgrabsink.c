@@ -1196,6 +1196,77 @@ norm_nick (GstElement * sink)
   return nick;
 }
 
+/* The fields vivid's S-Video output keeps when asked; for any other (ANY
+ * included) it answers INTERLACED. */
+#define FIELD_BIT(f) (1u << V4L2_FIELD_##f)
+#define VIVID_SDTV_FIELDS (FIELD_BIT (INTERLACED_TB) | \
+    FIELD_BIT (INTERLACED_BT) | FIELD_BIT (SEQ_TB) | FIELD_BIT (SEQ_BT) | \
+    FIELD_BIT (TOP) | FIELD_BIT (BOTTOM) | FIELD_BIT (ALTERNATE))
+
+static const struct
+{
+  const gchar *norm;
+  gint height;
+  /* the order of V4L2_FIELD_INTERLACED under the standard */
+  const gchar *own_order;
+  /* the order the writer labels its frames with, and the field S_FMT
+   * must then give */
+  const gchar *order;
+  guint32 field;
+} output_order_cases[] = {
+  {"PAL", 576, "top-field-first", "top-field-first", V4L2_FIELD_INTERLACED},
+  {"NTSC", 480, "bottom-field-first", "bottom-field-first",
+      V4L2_FIELD_INTERLACED},
+  {"PAL", 576, "top-field-first", "bottom-field-first",
+      V4L2_FIELD_INTERLACED_BT},
+  {"NTSC", 480, "bottom-field-first", "top-field-first",
+      V4L2_FIELD_INTERLACED_TB},
+};
+
+/* Interlaced frames written to S-Video go out in the order their caps
+ * say: the standard's own order is plain INTERLACED. */
+GST_START_TEST (test_output_field_order_follows_standard)
+{
+  FakeV4l2Device *dev = new_tv_output ();
+  gchar *props = g_strdup_printf ("sync=false output=0 norm=%s",
+      output_order_cases[__i__].norm);
+  gchar *caps_str;
+  GstHarness *h;
+  GstCaps *caps;
+  struct v4l2_format fmt;
+  gsize size = 720 * output_order_cases[__i__].height * 2;
+
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED, VIVID_SDTV_FIELDS);
+  h = new_harness (props);
+  gst_harness_play (h);
+
+  /* a writer that takes what the sink prefers gets the standard's order */
+  caps = gst_caps_fixate (gst_pad_peer_query_caps (h->srcpad, NULL));
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "interlace-mode"), "interleaved");
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "field-order"),
+      output_order_cases[__i__].own_order);
+  gst_caps_unref (caps);
+
+  caps_str = g_strdup_printf ("video/x-raw, format=YUY2, width=720, "
+      "height=%d, framerate=%s, interlace-mode=interleaved, "
+      "field-order=%s", output_order_cases[__i__].height,
+      output_order_cases[__i__].height == 480 ? "30000/1001" : "25/1",
+      output_order_cases[__i__].order);
+  gst_harness_set_src_caps_str (h, caps_str);
+  push_frames (h, 0, 1, size);
+  check_written_frame (dev, 0, 0, size);
+  fail_unless (fake_v4l2_device_get_written_frame_format (dev, 0, &fmt));
+  fail_unless_equals_int (fmt.fmt.pix.field, output_order_cases[__i__].field);
+
+  gst_harness_teardown (h);
+  g_free (caps_str);
+  g_free (props);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_output_and_norm_selected_at_open)
 {
   FakeV4l2Device *dev = new_tv_output ();
@@ -1461,6 +1532,8 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_norm_set_in_ready_is_applied_at_start);
   tcase_add_test (tc, test_no_reopen_on_the_way_to_null);
   tcase_add_test (tc, test_unplug_in_ready_tears_down_without_error);
+  tcase_add_loop_test (tc, test_output_field_order_follows_standard, 0,
+      G_N_ELEMENTS (output_order_cases));
   tcase_add_test (tc, test_bad_output_is_error_naming_outputs);
   tcase_add_test (tc, test_norm_on_output_without_standards_is_error);
   tcase_add_test (tc, test_keep_leaves_output_and_norm_alone);

@@ -1715,6 +1715,292 @@ GST_START_TEST (test_input_and_norm_read_back_driver_values)
 
 GST_END_TEST;
 
+/* The fields vivid's TV and S-Video inputs keep when asked; for any
+ * other (ANY included) they answer INTERLACED. */
+#define FIELD_BIT(f) (1u << V4L2_FIELD_##f)
+#define VIVID_SDTV_FIELDS (FIELD_BIT (INTERLACED_TB) | \
+    FIELD_BIT (INTERLACED_BT) | FIELD_BIT (SEQ_TB) | FIELD_BIT (SEQ_BT) | \
+    FIELD_BIT (TOP) | FIELD_BIT (BOTTOM) | FIELD_BIT (ALTERNATE))
+
+/* The caps' interlace-mode and field-order (NULL when absent). */
+static void
+assert_caps_fields (GstCaps * caps, const gchar * mode, const gchar * order)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  GstVideoInfo info;
+
+  fail_unless_equals_string (gst_structure_get_string (s, "interlace-mode"),
+      mode);
+  fail_unless_equals_string (gst_structure_get_string (s, "field-order"),
+      order);
+  /* and what a deinterlacer reads from them */
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_int (GST_VIDEO_INFO_FIELD_ORDER (&info),
+      order ? gst_video_field_order_from_string (order) :
+      GST_VIDEO_FIELD_ORDER_UNKNOWN);
+}
+
+static guint32
+current_field (FakeV4l2Device * dev)
+{
+  struct v4l2_format fmt;
+
+  fake_v4l2_device_get_format (dev, &fmt);
+  return fmt.fmt.pix.field;
+}
+
+static const struct
+{
+  const gchar *norm;
+  const gchar *order;
+} field_order_cases[] = {
+  /* V4L2_FIELD_INTERLACED: the bottom field first on 525 lines, the top
+   * field first on 625 */
+  {"PAL", "top-field-first"},
+  {"NTSC", "bottom-field-first"},
+  {"SECAM", "top-field-first"},
+  {"PAL-M", "bottom-field-first"},
+};
+
+GST_START_TEST (test_interlaced_field_order_follows_standard)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  gchar *extra = g_strdup_printf ("input=2 norm=%s",
+      field_order_cases[__i__].norm);
+  GstHarness *h;
+  GstCaps *caps;
+
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED, VIVID_SDTV_FIELDS);
+  h = new_harness (extra);
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  caps = harness_caps (h);
+  assert_caps_fields (caps, "interleaved", field_order_cases[__i__].order);
+  /* the driver's own field, not one the element made up */
+  fail_unless_equals_int (current_field (dev), V4L2_FIELD_INTERLACED);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  g_free (extra);
+}
+
+GST_END_TEST;
+
+static const struct
+{
+  guint32 field;
+  const gchar *order;
+} tb_bt_cases[] = {
+  {V4L2_FIELD_INTERLACED_TB, "top-field-first"},
+  {V4L2_FIELD_INTERLACED_BT, "bottom-field-first"},
+};
+
+/* A driver whose frames name their field order, whatever the standard. */
+GST_START_TEST (test_interlaced_tb_bt_give_field_order)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0,
+      720, 576);
+  GstHarness *h;
+  GstCaps *caps;
+
+  fake_v4l2_device_set_fields (dev, tb_bt_cases[__i__].field, 0);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 2);
+
+  caps = harness_caps (h);
+  assert_caps_fields (caps, "interleaved", tb_bt_cases[__i__].order);
+  fail_unless_equals_int (current_field (dev), tb_bt_cases[__i__].field);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static const struct
+{
+  /* the fields the driver keeps besides INTERLACED */
+  guint32 accepted;
+  const gchar *asked;
+  /* the field it delivers; ANY: negotiation fails */
+  guint32 field;
+} asked_order_cases[] = {
+  /* vivid: the standard's order is plain INTERLACED, the other one
+   * INTERLACED_BT */
+  {VIVID_SDTV_FIELDS, "top-field-first", V4L2_FIELD_INTERLACED},
+  {VIVID_SDTV_FIELDS, "bottom-field-first", V4L2_FIELD_INTERLACED_BT},
+  /* a driver that knows INTERLACED only: PAL's order, never the other */
+  {0, "top-field-first", V4L2_FIELD_INTERLACED},
+  {0, "bottom-field-first", V4L2_FIELD_ANY},
+};
+
+/* Downstream asking for a field order on S-Video PAL. */
+GST_START_TEST (test_field_order_asked_downstream)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " input=2 "
+      "norm=PAL ! capsfilter caps=\"video/x-raw, "
+      "interlace-mode=interleaved, field-order=%s\"",
+      asked_order_cases[__i__].asked);
+
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED,
+      asked_order_cases[__i__].accepted);
+  if (asked_order_cases[__i__].field == V4L2_FIELD_ANY) {
+    gchar *full = g_strconcat (desc, " ! fakesink", NULL);
+    gchar *text = error_text_for_pipeline (full, GST_STATE_PLAYING);
+
+    fail_unless (text != NULL, "negotiated an order the driver cannot give");
+    fail_unless (strstr (text, "accepted downstream") != NULL, "%s", text);
+    g_free (text);
+    g_free (full);
+  } else {
+    GstHarness *h = gst_harness_new_parse (desc);
+    GstCaps *caps;
+
+    gst_harness_play (h);
+    gst_buffer_unref (gst_harness_pull (h));
+    caps = harness_caps (h);
+    assert_caps_fields (caps, "interleaved", asked_order_cases[__i__].asked);
+    fail_unless_equals_int (current_field (dev),
+        asked_order_cases[__i__].field);
+    gst_caps_unref (caps);
+    gst_harness_teardown (h);
+  }
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* read() cannot say which field a buffer holds, so a driver's current
+ * ALTERNATE (`v4l2-ctl -v field=alternate`) is negotiated away: whole
+ * interlaced frames in the current pixel format, twice the lines of the
+ * field where the standard fixes the frame's size.  (vivid goes further
+ * and refuses read() with ALTERNATE; the fake's read() does not, so the
+ * frames checked here show what was configured.) */
+GST_START_TEST (test_alternate_current_field_gives_whole_frames)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  GstHarness *h;
+  GstCaps *caps;
+  GstStructure *s;
+  gint height;
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_UYVY, 0, "UYVY");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_UYVY, 640, 360);
+  fake_v4l2_device_set_input (dev, 2);
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED, VIVID_SDTV_FIELDS);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_UYVY, 720, 576,
+      V4L2_FIELD_ALTERNATE, V4L2_COLORSPACE_SMPTE170M);
+  fail_unless_equals_int (current_field (dev), V4L2_FIELD_ALTERNATE);
+
+  h = new_harness ("input=2");
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 2);
+
+  caps = harness_caps (h);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "UYVY");
+  fail_unless (gst_structure_get_int (s, "height", &height));
+  fail_unless_equals_int (height, 576);
+  assert_caps_fields (caps, "interleaved", "top-field-first");
+  fail_unless_equals_int (current_field (dev), V4L2_FIELD_INTERLACED);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A driver that scales (as vivid in its default configuration) gives
+ * fields of any height: the size in force is kept for whole frames. */
+GST_START_TEST (test_alternate_current_field_scaled_keeps_size)
+{
+  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0,
+      720, 576);
+  GstHarness *h;
+  GstCaps *caps;
+  GstStructure *s;
+  gint width, height;
+
+  fake_v4l2_device_set_size_range (dev, V4L2_PIX_FMT_YUYV, 16, 1920, 1, 16,
+      1080, 1, TRUE);
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED,
+      FIELD_BIT (ALTERNATE));
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 720, 576,
+      V4L2_FIELD_ALTERNATE, V4L2_COLORSPACE_SMPTE170M);
+
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 2);
+
+  caps = harness_caps (h);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_get_int (s, "width", &width));
+  fail_unless (gst_structure_get_int (s, "height", &height));
+  fail_unless_equals_int (width, 720);
+  fail_unless_equals_int (height, 576);
+  /* no standard says which field comes first */
+  assert_caps_fields (caps, "interleaved", NULL);
+  fail_unless_equals_int (current_field (dev), V4L2_FIELD_INTERLACED);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A driver that answers ALTERNATE when the application lets it choose but
+ * delivers whole frames when asked for them. */
+GST_START_TEST (test_alternate_chosen_by_driver_is_negotiated_away)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  GstHarness *h;
+  GstCaps *caps;
+
+  fake_v4l2_device_set_input (dev, 2);
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_ALTERNATE,
+      FIELD_BIT (INTERLACED));
+
+  h = new_harness ("input=2");
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 2);
+
+  caps = harness_caps (h);
+  assert_caps_fields (caps, "interleaved", "top-field-first");
+  fail_unless_equals_int (current_field (dev), V4L2_FIELD_INTERLACED);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static const struct
+{
+  guint32 field;
+  const gchar *phrase;
+} fields_only_cases[] = {
+  /* vivid's HDMI input with interlaced timings */
+  {V4L2_FIELD_ALTERNATE, "one field at a time"},
+  {V4L2_FIELD_SEQ_TB, "one after the other"},
+};
+
+/* A driver that delivers nothing but separate fields is a clear error. */
+GST_START_TEST (test_fields_only_driver_is_error)
+{
+  FakeV4l2Device *dev = new_tv_card ();
+  gchar *text;
+
+  fake_v4l2_device_set_input (dev, 2);
+  fake_v4l2_device_set_fields (dev, fields_only_cases[__i__].field, 0);
+  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+      " input=2 ! fakesink", GST_STATE_PLAYING);
+  fail_unless (text != NULL, "a driver of separate fields was accepted");
+  fail_unless (strstr (text, fields_only_cases[__i__].phrase) != NULL, "%s",
+      text);
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "%s", text);
+  g_free (text);
+}
+
+GST_END_TEST;
+
 /* GStreamer's generic states test, over the elements of this plugin. */
 GST_START_TEST (test_states_of_every_element)
 {
@@ -1830,6 +2116,17 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_s_std_refused_is_error);
   tcase_add_test (tc, test_keep_leaves_input_and_norm_alone);
   tcase_add_test (tc, test_input_and_norm_read_back_driver_values);
+  tcase_add_loop_test (tc, test_interlaced_field_order_follows_standard, 0,
+      G_N_ELEMENTS (field_order_cases));
+  tcase_add_loop_test (tc, test_interlaced_tb_bt_give_field_order, 0,
+      G_N_ELEMENTS (tb_bt_cases));
+  tcase_add_loop_test (tc, test_field_order_asked_downstream, 0,
+      G_N_ELEMENTS (asked_order_cases));
+  tcase_add_test (tc, test_alternate_current_field_gives_whole_frames);
+  tcase_add_test (tc, test_alternate_current_field_scaled_keeps_size);
+  tcase_add_test (tc, test_alternate_chosen_by_driver_is_negotiated_away);
+  tcase_add_loop_test (tc, test_fields_only_driver_is_error, 0,
+      G_N_ELEMENTS (fields_only_cases));
   tcase_add_test (tc, test_states_of_every_element);
 
   return s;

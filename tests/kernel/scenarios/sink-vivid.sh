@@ -17,6 +17,9 @@
 # error, without hanging and without claiming frames were written. Both outcomes
 # are printed as PASS/FAIL lines; nothing is skipped.
 #
+# The interlaced caps carry the standard's field order (top field first on PAL,
+# bottom field first on NTSC), which the writer takes when it names none.
+#
 # Also: fgrabsink on vivid's capture node (/dev/video0) fails with "is not a
 # video output device".
 #@vivid: n_devs=1 node_types=0x101
@@ -90,10 +93,12 @@ baseline() {
 	fi
 }
 
-# sink_check TAG N GSTFORMAT W H MODE RATE: writes N frames with fgrabsink and
-# checks the outcome against the baseline and the driver's format afterwards.
+# sink_check TAG N GSTFORMAT W H MODE RATE [FIELD-ORDER]: writes N frames with
+# fgrabsink and checks the outcome against the baseline and the driver's format
+# afterwards; with FIELD-ORDER, the caps the writer settled on (it names none)
+# must carry that order, the standard's.
 sink_check() {
-	local tag=$1 n=$2 fmt=$3 w=$4 h=$5 mode=$6 rate=$7 want_field wrote fourccs
+	local tag=$1 n=$2 fmt=$3 w=$4 h=$5 mode=$6 rate=$7 order=${8:-} want_field wrote fourccs caps
 	out_fmt $OUT
 	baseline "$tag" "$OUT_SIZE"
 	GST_DEBUG=fgrabsink:4 gst "$tag" 60 videotestsrc num-buffers="$n" \
@@ -134,6 +139,11 @@ sink_check() {
 	*) want_field=Interlaced ;;
 	esac
 	expect_eq "$tag: driver's field order" "$OUT_FIELD" "$want_field"
+	if [ -n "$order" ]; then
+		caps=$(grep -m1 -E 'GstFgrabSink:[^.]*\.GstPad:sink: caps = ' "$KT_LOG" | sed 's/.*: caps = //')
+		info "caps: $caps"
+		expect_eq "$tag: caps field-order is the standard's" "$(caps_field "$caps" field-order)" "$order"
+	fi
 }
 
 require_element fgrabsink
@@ -150,14 +160,14 @@ v4l2-ctl -d $OUT --set-standard=pal >/dev/null || fatal "cannot set PAL"
 out_fmt $OUT
 info "driver format: ${OUT_W}x$OUT_H $OUT_FOURCC $OUT_FIELD, bytesperline $OUT_BPL, sizeimage $OUT_SIZE"
 expect_eq "PAL: the S-Video output takes" "${OUT_W}x$OUT_H $OUT_FIELD" "720x576 Interlaced"
-sink_check svideo-pal 4 YUY2 720 576 interleaved 25/1
+sink_check svideo-pal 4 YUY2 720 576 interleaved 25/1 top-field-first
 
 section "S-Video, NTSC: interlaced 720x480 at 30000/1001"
 v4l2-ctl -d $OUT --set-standard=ntsc >/dev/null || fatal "cannot set NTSC"
 out_fmt $OUT
 info "driver format: ${OUT_W}x$OUT_H $OUT_FOURCC $OUT_FIELD, bytesperline $OUT_BPL, sizeimage $OUT_SIZE"
 expect_eq "NTSC: the S-Video output takes" "${OUT_W}x$OUT_H $OUT_FIELD" "720x480 Interlaced"
-sink_check svideo-ntsc 4 YUY2 720 480 interleaved 30000/1001
+sink_check svideo-ntsc 4 YUY2 720 480 interleaved 30000/1001 bottom-field-first
 
 section "HDMI: progressive, scaled to 320x240"
 v4l2-ctl -d $OUT -o "$hdmi" >/dev/null || fatal "cannot select output $hdmi"

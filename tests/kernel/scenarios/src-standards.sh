@@ -2,9 +2,15 @@
 # fgrabsrc on vivid's S-Video input (input 2) with analog TV standards: an
 # unconstrained rate gives the standard's nominal rate (PAL/SECAM 25/1, NTSC
 # 30000/1001) and the standard's size, the caps are interlaced like the driver's
-# field order, frames are whole; and the driver-adjusted-rate path: asking for
-# 10/1 on this input (whose S_PARM answers with the standard's rate) yields the
-# driver's rate in the caps plus a warning about the frame rate.
+# field order, with the standard's field-order (top field first on 625 lines,
+# bottom field first on 525), frames are whole; and the driver-adjusted-rate
+# path: asking for 10/1 on this input (whose S_PARM answers with the standard's
+# rate) yields the driver's rate in the caps plus a warning about the frame rate.
+# Fields: with the driver's field set to alternate (one field per buffer, which
+# read() cannot label) fgrabsrc negotiates whole interlaced frames; a downstream
+# asking for the other field order gets it (INTERLACED_BT on PAL); the HDMI input
+# (3) with interlaced timings, which gives nothing but single fields, is a clear
+# error.
 #@vivid: n_devs=1 node_types=0x101
 #@v4l2loopback: none
 # shellcheck source=../lib.sh
@@ -24,9 +30,9 @@ field_to_mode() {
 	esac
 }
 
-# standard_check STD RATE W H
+# standard_check STD RATE W H FIELD-ORDER [TAG]
 standard_check() {
-	local std=$1 rate=$2 w=$3 h=$4 tag="std-$1" dir caps mode ref f same=0
+	local std=$1 rate=$2 w=$3 h=$4 order=$5 tag=${6:-std-$1} dir caps mode ref f same=0
 	v4l2-ctl -d $DEV -i 2 -s "$std" >"$KT_LOGS/$tag-setup.log" 2>&1 || {
 		fail "$tag: v4l2-ctl -i 2 -s $std failed"
 		show_log "$KT_LOGS/$tag-setup.log" 5
@@ -54,6 +60,7 @@ standard_check() {
 		fail "$tag: caps interlace-mode '$mode' for an analog standard"
 	fi
 	expect_eq "$tag: interlace-mode matches the driver's field ($DRV_FIELD)" "$mode" "$(field_to_mode "$DRV_FIELD")"
+	expect_eq "$tag: field-order is the standard's" "$(caps_field "$caps" field-order)" "$order"
 	frames "$dir"
 	expect_eq "$tag: buffers with num-buffers=3" "$FR_N" 3
 	expect_eq "$tag: buffer size is the driver's image size" "$FR_SIZES" "$DRV_SIZE"
@@ -71,9 +78,72 @@ standard_check() {
 }
 
 section "standards on S-Video (input 2), unconstrained rate"
-standard_check pal 25/1 720 576
-standard_check ntsc 30000/1001 720 480
-standard_check secam 25/1 720 576
+standard_check pal 25/1 720 576 top-field-first
+standard_check ntsc 30000/1001 720 480 bottom-field-first
+standard_check secam 25/1 720 576 top-field-first
+
+section "driver's field set to alternate on S-Video (one field per buffer)"
+for std in pal ntsc; do
+	v4l2-ctl -d $DEV -i 2 -s $std >/dev/null
+	if v4l2-ctl -d $DEV -v field=alternate >"$KT_LOGS/alt-$std-setup.log" 2>&1; then
+		drv_fmt $DEV
+		info "driver before: ${DRV_W}x$DRV_H field $DRV_FIELD"
+		expect_eq "alt-$std: the driver's field is alternate before" "$DRV_FIELD" Alternating
+		if [ $std = pal ]; then
+			standard_check pal 25/1 720 576 top-field-first alt-pal
+		else
+			standard_check ntsc 30000/1001 720 480 bottom-field-first alt-ntsc
+		fi
+		expect_no_log "alt-$std: no caps with one field per buffer" 'interlace-mode=\(string\)alternate'
+	else
+		fail "alt-$std: v4l2-ctl -v field=alternate failed"
+		show_log "$KT_LOGS/alt-$std-setup.log" 5
+	fi
+done
+
+section "the other field order asked downstream: bottom field first on PAL"
+v4l2-ctl -d $DEV -i 2 -s pal >/dev/null
+gst order-bff 60 fgrabsrc name=src device=$DEV num-buffers=3 \
+	! "video/x-raw,interlace-mode=interleaved,field-order=bottom-field-first" ! fakesink
+caps=$(src_caps "$KT_LOG")
+info "caps: $caps"
+expect_eq "order-bff: gst-launch exit status" "$KT_RC" 0
+expect_eq "order-bff: caps field-order" "$(caps_field "$caps" field-order)" bottom-field-first
+drv_fmt $DEV
+expect_eq "order-bff: the driver delivers bottom field first" "$DRV_FIELD" Interlaced_Bottom-Top
+v4l2-ctl -d $DEV -v field=interlaced >/dev/null
+
+section "HDMI (input 3) with interlaced timings: single fields only"
+v4l2-ctl -d $DEV -i 3 >/dev/null
+# the first interlaced timings vivid lists
+v4l2-ctl -d $DEV --list-dv-timings >"$KT_LOGS/hdmi-timings.log" 2>&1 || true
+idx="" cur=""
+while IFS= read -r l; do
+	if [[ $l =~ Index:\ *([0-9]+) ]]; then
+		cur=${BASH_REMATCH[1]}
+	elif [[ -z $idx && $l =~ Frame\ format:\ *interlaced ]]; then
+		idx=$cur
+	fi
+done <"$KT_LOGS/hdmi-timings.log"
+if [ -n "$idx" ] && v4l2-ctl -d $DEV --set-dv-bt-timings index="$idx" >"$KT_LOGS/hdmi-setup.log" 2>&1; then
+	drv_fmt $DEV
+	info "driver: ${DRV_W}x$DRV_H field $DRV_FIELD (timings index $idx)"
+	expect_eq "hdmi-i: the driver's field is alternate" "$DRV_FIELD" Alternating
+	gst hdmi-interlaced 60 fgrabsrc name=src device=$DEV input=3 num-buffers=3 ! fakesink
+	if [ "$KT_RC" -ne 0 ] && grep -q 'one field at a time' "$KT_LOG"; then
+		pass "hdmi-i: an error that names single fields (exit $KT_RC)"
+	else
+		fail "hdmi-i: exit $KT_RC, caps '$(src_caps "$KT_LOG")'"
+		show_log "$KT_LOG"
+	fi
+	expect_no_log "hdmi-i: no caps were set" 'GstFgrabSrc:.*src: caps = '
+	v4l2-ctl -d $DEV --set-dv-bt-timings index=0 >/dev/null 2>&1 || true
+else
+	fail "hdmi-i: no interlaced timings to set (index '$idx')"
+	show_log "$KT_LOGS/hdmi-timings.log" 30
+	[ -s "$KT_LOGS/hdmi-setup.log" ] && show_log "$KT_LOGS/hdmi-setup.log" 5
+fi
+v4l2-ctl -d $DEV -i 2 -s pal >/dev/null
 
 section "driver-adjusted rate: ask 10/1 on S-Video PAL"
 v4l2-ctl -d $DEV -i 2 -s pal >/dev/null
