@@ -504,6 +504,25 @@ static gboolean gst_fgrab_sink_reopen (GstFgrabSink * self,
     gboolean post_errors);
 static void clear_configuration (GstFgrabSink * self);
 
+/* Upstream can only fail to negotiate with a node that offers no format
+ * write() can carry; say why instead. */
+static gboolean
+gst_fgrab_sink_check_formats (GstFgrabSink * self)
+{
+  GstCaps *caps = fgrab_device_probe_caps (self->device);
+  gboolean ok = caps != NULL && !gst_caps_is_empty (caps);
+
+  if (!ok) {
+    GError *error = NULL;
+
+    fgrab_device_explain_no_caps (self->device, &error);
+    fgrab_device_post_error (GST_ELEMENT (self), error);
+    g_error_free (error);
+  }
+  gst_clear_caps (&caps);
+  return ok;
+}
+
 /* READY->PAUSED.  GstBaseSink's start() runs at NULL->READY, so what was
  * set in READY (output, norm) is applied here, before the first caps. */
 static gboolean
@@ -519,7 +538,9 @@ gst_fgrab_sink_prepare (GstFgrabSink * self)
   GST_OBJECT_LOCK (self);
   pending = self->selection_pending;
   GST_OBJECT_UNLOCK (self);
-  return !pending || gst_fgrab_sink_select (self, self->device);
+  if (pending && !gst_fgrab_sink_select (self, self->device))
+    return FALSE;
+  return gst_fgrab_sink_check_formats (self);
 }
 
 /* PAUSED->READY: the driver stops repeating the last frame, and the next

@@ -1419,6 +1419,36 @@ GST_START_TEST (test_unplug_in_ready_tears_down_without_error)
 
 GST_END_TEST;
 
+/* An output that takes nothing but separate fields (vivid-out's HDMI with
+ * interlaced timings) has no caps write() can carry: the sink says why
+ * when it is started, instead of leaving upstream with not-negotiated. */
+GST_START_TEST (test_fields_only_output_is_error_at_start)
+{
+  FakeV4l2Device *dev = new_tv_output ();
+  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstBus *bus = gst_bus_new ();
+  gchar *text = NULL;
+
+  fake_v4l2_device_set_fields (dev, V4L2_FIELD_ALTERNATE, 0);
+  g_object_set (sink, "device", FAKE_PATH, "output", 0, NULL);
+  gst_element_set_bus (sink, bus);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (pop_message_text (bus, GST_MESSAGE_ERROR, &text));
+  fail_unless (strstr (text, "one field at a time") != NULL, "%s", text);
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "%s", text);
+  g_free (text);
+
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_element_set_bus (sink, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bad_output_is_error_naming_outputs)
 {
   gchar *props[] = { "output", "5", NULL };
@@ -1534,6 +1564,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_unplug_in_ready_tears_down_without_error);
   tcase_add_loop_test (tc, test_output_field_order_follows_standard, 0,
       G_N_ELEMENTS (output_order_cases));
+  tcase_add_test (tc, test_fields_only_output_is_error_at_start);
   tcase_add_test (tc, test_bad_output_is_error_naming_outputs);
   tcase_add_test (tc, test_norm_on_output_without_standards_is_error);
   tcase_add_test (tc, test_keep_leaves_output_and_norm_alone);
