@@ -558,23 +558,31 @@ offer_padded_pool (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
 /* Captures from a camera whose lines have @device_padding bytes at their
  * end into buffers of a downstream pool of @pool_type padded as @align
- * says, and checks every pixel through the buffers' video meta.  Returns
+ * says, and checks every pixel through the buffers' video meta.  Without
+ * @downstream_meta downstream does not take the video meta (the pool was
+ * set up with it all the same): a buffer must then read right when
+ * mapped plainly, with no meta or one of the default layout.  Returns
  * whether the frames came in that pool's buffers. */
 static gboolean
 check_frames_through_padded_pool (guint device_padding, GType pool_type,
-    const GstVideoAlignment * align)
+    const GstVideoAlignment * align, gboolean downstream_meta)
 {
   FakeV4l2Device *dev;
   GstHarness *h;
   GstPad *srcpad;
   GstBuffer *buf;
+  GstVideoMeta *meta;
+  GstVideoInfo info;
+  GstCaps *caps;
   PaddedPool padded = { pool_type, *align, NULL };
   gboolean in_pool;
+  guint p;
 
   dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0, 64, 48);
   fake_v4l2_device_set_padding (dev, device_padding, 0);
   h = new_harness (NULL);
-  gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
+  if (downstream_meta)
+    gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
   /* after the harness has answered with the meta, add downstream's pool */
   srcpad = gst_element_get_static_pad (h->element, "src");
   gst_pad_add_probe (srcpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM |
@@ -587,6 +595,18 @@ check_frames_through_padded_pool (guint device_padding, GType pool_type,
   buf = gst_harness_pull (h);
   fail_unless (buf != NULL);
   in_pool = buf->pool == padded.offered;
+  meta = gst_buffer_get_video_meta (buf);
+  if (!downstream_meta && meta) {
+    caps = harness_caps (h);
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    for (p = 0; p < meta->n_planes; p++) {
+      fail_unless_equals_int (meta->stride[p],
+          GST_VIDEO_INFO_PLANE_STRIDE (&info, p));
+      fail_unless_equals_uint64 (meta->offset[p],
+          GST_VIDEO_INFO_PLANE_OFFSET (&info, p));
+    }
+  }
   gst_buffer_unref (buf);
   gst_harness_teardown (h);
   gst_object_unref (padded.offered);
@@ -603,7 +623,7 @@ GST_START_TEST (test_downstream_pool_padded_right)
   align.padding_right = 16;
   /* the pool, asked to drop its padding, is used */
   fail_unless (check_frames_through_padded_pool (0,
-          GST_TYPE_VIDEO_BUFFER_POOL, &align));
+          GST_TYPE_VIDEO_BUFFER_POOL, &align, TRUE));
 }
 
 GST_END_TEST;
@@ -618,7 +638,7 @@ GST_START_TEST (test_downstream_pool_padded_all_round)
   align.padding_left = 8;
   align.padding_right = 16;
   fail_unless (check_frames_through_padded_pool (0,
-          GST_TYPE_VIDEO_BUFFER_POOL, &align));
+          GST_TYPE_VIDEO_BUFFER_POOL, &align, TRUE));
 }
 
 GST_END_TEST;
@@ -630,7 +650,8 @@ GST_START_TEST (test_downstream_pool_padded_and_device_padded)
   /* two layouts, the driver's and the pool's, that are neither default */
   gst_video_alignment_reset (&align);
   align.padding_right = 16;
-  check_frames_through_padded_pool (32, GST_TYPE_VIDEO_BUFFER_POOL, &align);
+  check_frames_through_padded_pool (32, GST_TYPE_VIDEO_BUFFER_POOL, &align,
+      TRUE);
 }
 
 GST_END_TEST;
@@ -644,7 +665,25 @@ GST_START_TEST (test_downstream_pool_that_keeps_its_padding_is_left)
   /* it cannot take the driver's frames as read(): the element's own pool
    * does */
   fail_if (check_frames_through_padded_pool (0, stubborn_pool_get_type (),
-          &align));
+          &align, TRUE));
+}
+
+GST_END_TEST;
+
+/* Downstream that cannot read a video meta must get frames in the caps'
+ * layout, read straight in or repacked from a padded driver. */
+GST_START_TEST (test_downstream_pool_padded_without_meta_support)
+{
+  GstVideoAlignment align;
+
+  gst_video_alignment_reset (&align);
+  align.padding_right = 16;
+  align.padding_bottom = 2;
+  check_frames_through_padded_pool (0, GST_TYPE_VIDEO_BUFFER_POOL, &align,
+      FALSE);
+  fake_v4l2_reset ();
+  check_frames_through_padded_pool (32, GST_TYPE_VIDEO_BUFFER_POOL, &align,
+      FALSE);
 }
 
 GST_END_TEST;
@@ -1761,6 +1800,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_downstream_pool_padded_all_round);
   tcase_add_test (tc, test_downstream_pool_padded_and_device_padded);
   tcase_add_test (tc, test_downstream_pool_that_keeps_its_padding_is_left);
+  tcase_add_test (tc, test_downstream_pool_padded_without_meta_support);
   tcase_add_test (tc, test_fixation_prefers_current_format_size_rate);
   tcase_add_test (tc, test_s_parm_gets_rate_and_capture_parameters);
   tcase_add_test (tc, test_readbuffers_and_capturemode_read_back_driver_values);
