@@ -40,7 +40,9 @@
  *   bytes and queues it only once it is full.  A frame is its picture data
  *   and then zeros up to sizeimage, in one write(): with the picture alone,
  *   a sizeimage larger than the picture would glue each frame to the start
- *   of the next.  An encoded frame (JPEG) is padded the same way.
+ *   of the next.  An encoded frame (JPEG) is padded the same way; one
+ *   larger than sizeimage (a warning says so) is padded to the end of its
+ *   last buffer, so that the frames after it stay whole.
  * - A driver of another name is written to as vb2 is, the kernel's own
  *   write(): if it took one write() a frame instead, its frames would only
  *   carry zeros at their end, while writing the picture alone to vb2 would
@@ -142,6 +144,8 @@ struct _GstFgrabSink
   /* frames are padded with zeros to the driver's sizeimage and go out
    * from staging, in one write() */
   gboolean pad_to_sizeimage;
+  /* an encoded frame larger than sizeimage was reported */
+  gboolean oversize_warned;
   guint8 *staging;
   gsize staging_size;
 
@@ -923,6 +927,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
       self->layout.sizeimage > self->layout.payload :
       self->format->kind == FGRAB_FORMAT_KIND_FRAMED &&
       self->layout.sizeimage > 0);
+  self->oversize_warned = FALSE;
   if (self->pad_to_sizeimage)
     ensure_staging (self, self->layout.sizeimage, TRUE);
   else if (self->format->kind == FGRAB_FORMAT_KIND_RAW &&
@@ -1332,20 +1337,31 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
           ("Could not map a buffer."), (NULL));
       return GST_FLOW_ERROR;
     }
+    if (self->format->kind == FGRAB_FORMAT_KIND_FRAMED &&
+        self->layout.sizeimage > 0 && map.size > self->layout.sizeimage &&
+        !self->oversize_warned) {
+      GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+          ("A frame of %" G_GSIZE_FORMAT " bytes is larger than the %"
+              G_GSIZE_FORMAT " bytes device '%s' takes a frame: readers get "
+              "it cut in parts. Lower the encoder's quality or bit rate.",
+              map.size, self->layout.sizeimage, self->device->path), (NULL));
+      self->oversize_warned = TRUE;
+    }
     if (map.size == 0) {
       ret = GST_FLOW_OK;
-    } else if (self->pad_to_sizeimage && map.size <= self->layout.sizeimage) {
-      /* vb2 queues the buffer once sizeimage bytes are in: the zeros end
-       * the frame, and a decoder stops at its end marker anyway */
-      ensure_staging (self, self->layout.sizeimage, FALSE);
+    } else if (self->pad_to_sizeimage) {
+      /* vb2 queues a buffer once sizeimage bytes are in: zeros end the
+       * frame (a decoder stops at its end marker anyway), and one too big
+       * for a buffer is padded to the end of its last, so that the next
+       * frame starts a buffer of its own */
+      gsize total = (map.size + self->layout.sizeimage - 1) /
+          self->layout.sizeimage * self->layout.sizeimage;
+
+      ensure_staging (self, total, FALSE);
       memcpy (self->staging, map.data, map.size);
-      memset (self->staging + map.size, 0, self->layout.sizeimage - map.size);
-      ret = write_frame (self, self->staging, self->layout.sizeimage);
+      memset (self->staging + map.size, 0, total - map.size);
+      ret = write_frame (self, self->staging, total);
     } else {
-      if (self->pad_to_sizeimage)
-        GST_WARNING_OBJECT (self, "a frame of %" G_GSIZE_FORMAT " bytes is "
-            "larger than the driver's buffers of %" G_GSIZE_FORMAT " bytes: "
-            "it reaches the reader in parts", map.size, self->layout.sizeimage);
       ret = write_frame (self, map.data, map.size);
     }
     gst_buffer_unmap (buf, &map);

@@ -672,6 +672,63 @@ GST_START_TEST (test_vb2_jpeg_frames_padded_to_sizeimage)
 
 GST_END_TEST;
 
+/* A JPEG larger than vb2's buffer takes two of them, said in a warning;
+ * the zeros after it fill its last buffer, so the frames after it stay
+ * whole. */
+GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
+  GstHarness *h;
+  GstBus *bus;
+  GBytes *bytes;
+  gchar *text = NULL;
+  gsize sizeimage, len, i;
+  const guint8 *data;
+
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
+  h = new_harness (NULL);
+  bus = harness_bus (h);
+  gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
+      "framerate=30/1");
+  sizeimage = 320 * 240 * 2;
+
+  fail_unless_equals_int (gst_harness_push (h, new_frame (0, 5000)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, new_frame (1,
+              sizeimage + 1000)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, new_frame (2, 777)),
+      GST_FLOW_OK);
+
+  fail_unless (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fail_unless (strstr (text, "larger than") != NULL, "warning '%s'", text);
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "warning '%s'", text);
+  g_free (text);
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
+  check_frame_then_zeros (dev, 0, 0, 5000, sizeimage);
+  bytes = fake_v4l2_device_get_written_frame (dev, 2);
+  data = g_bytes_get_data (bytes, &len);
+  fail_unless_equals_uint64 (len, sizeimage);
+  for (i = 0; i < len; i++) {
+    guint8 want = i < 1000 ? pushed_byte (1, sizeimage + i) : 0;
+
+    if (data[i] != want)
+      fail ("second buffer of the large frame, byte %" G_GSIZE_FORMAT
+          ": 0x%02x, expected 0x%02x", i, data[i], want);
+  }
+  g_bytes_unref (bytes);
+  check_frame_then_zeros (dev, 3, 2, 777, sizeimage);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A driver fgrabsink does not know gets what vb2 needs, the kernel's own
  * write(): frames in order rather than glued if it is vb2, and frames with
  * zeros at their end if it takes one write() a frame. */
@@ -1574,6 +1631,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_vb2_padded_lines_and_sizeimage);
   tcase_add_test (tc, test_vb2_buffer_in_device_layout_padded_to_sizeimage);
   tcase_add_test (tc, test_vb2_jpeg_frames_padded_to_sizeimage);
+  tcase_add_test (tc, test_vb2_jpeg_larger_than_sizeimage_is_a_warning);
   tcase_add_test (tc, test_unknown_driver_gets_sizeimage);
   tcase_add_test (tc, test_write_size_payload_overrides_detection);
   tcase_add_test (tc, test_write_size_sizeimage_overrides_detection);
