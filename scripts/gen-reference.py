@@ -68,6 +68,12 @@ EXAMPLES = {
          "Play a file into a v4l2loopback node."),
         ("videotestsrc ! jpegenc ! fgrabsink device=/dev/video1",
          "Write MJPEG to an output node that takes it."),
+        ("videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! "
+         "fgrabsink device=/dev/video1 write-size=payload",
+         "Write to an out-of-tree driver that, like v4l2loopback, takes "
+         "every write() as one frame: the picture data alone, never padded "
+         "to its sizeimage (auto pads for every driver but v4l2loopback, "
+         "as vb2's write() needs)."),
     ],
 }
 

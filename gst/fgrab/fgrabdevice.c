@@ -206,6 +206,14 @@ fgrab_device_dup_card (FgrabDevice * device)
   return g_strdup ((const gchar *) device->vcap.card);
 }
 
+gboolean
+fgrab_device_takes_frame_per_write (FgrabDevice * device)
+{
+  /* the name v4l2loopback gives itself in every release */
+  return fgrab_device_is_open (device) &&
+      strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0;
+}
+
 static gboolean
 check_capabilities (FgrabDevice * device, GError ** error)
 {

@@ -240,6 +240,14 @@ FgrabIoResult fgrab_device_read (FgrabDevice * device, guint8 * data,
 FgrabIoResult fgrab_device_write (FgrabDevice * device, const guint8 * data,
     gsize size, gsize * written, guint * n_writes, GError ** error);
 
+/* How the driver of an output node cuts what write() gives it into frames.
+ * TRUE for v4l2loopback, whose every write() is one whole frame of the
+ * bytes given (bytesused = count, capped to its buffer size).  FALSE for
+ * the rest: the drivers in the kernel implement write() with vb2's
+ * emulation, which fills a buffer of sizeimage bytes and queues it only
+ * once it is full, whatever the number of calls. */
+gboolean fgrab_device_takes_frame_per_write (FgrabDevice * device);
+
 /* Posts @error on @element as a GST_ELEMENT_ERROR of the matching domain. */
 void fgrab_device_post_error (GstElement * element, GError * error);
 

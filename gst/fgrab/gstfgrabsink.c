@@ -27,11 +27,32 @@
  * for applications that want to feed a device without streaming I/O.
  *
  * Every frame goes to the driver whole, in the layout the driver asked for
- * (its bytes per line), and raw frames are exactly their picture size, not
- * the driver's possibly rounded image size, so readers of a loopback device
- * get frames of the size they expect.  The negotiated frame rate is
- * programmed with VIDIOC_S_PARM where the driver allows it; frames are
- * written at their running time (#GstBaseSink:sync) either way.
+ * (its bytes per line).  How many bytes make a frame depends on the kind of
+ * node, since write() carries no frame boundary (#GstFgrabSink:write-size):
+ *
+ * - v4l2loopback (driver name "v4l2 loopback") takes every write() as one
+ *   frame of the bytes given.  A frame is one write() of its picture data
+ *   (bytes per line times height for a packed format), never of the
+ *   driver's page-rounded sizeimage: readers such as FFmpeg drop frames of
+ *   any other size.
+ * - The drivers in the kernel (vivid's output and every other one with
+ *   write()) use vb2's write() emulation, which fills a buffer of sizeimage
+ *   bytes and queues it only once it is full.  A frame is its picture data
+ *   and then zeros up to sizeimage, in one write(): with the picture alone,
+ *   a sizeimage larger than the picture would glue each frame to the start
+ *   of the next.  An encoded frame (JPEG) is padded the same way; one
+ *   larger than sizeimage (a warning says so) is padded to the end of its
+ *   last buffer, so that the frames after it stay whole.
+ * - A driver of another name is written to as vb2 is, the kernel's own
+ *   write(): if it took one write() a frame instead, its frames would only
+ *   carry zeros at their end, while writing the picture alone to vb2 would
+ *   corrupt every frame.  Set #GstFgrabSink:write-size to payload for an
+ *   out-of-tree driver that, like v4l2loopback, takes one write() a frame.
+ *
+ * When sizeimage is the picture size, as for most formats, both ways write
+ * the same bytes.  The negotiated frame rate is programmed with
+ * VIDIOC_S_PARM where the driver allows it; frames are written at their
+ * running time (#GstBaseSink:sync) either way.
  *
  * ## Example launch lines
  * |[
@@ -63,6 +84,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_sink_debug);
 /* keep the driver's output and standard */
 #define DEFAULT_OUTPUT -1
 #define DEFAULT_NORM 0
+#define DEFAULT_WRITE_SIZE GST_FGRAB_WRITE_SIZE_AUTO
 
 #define MIN_POOL_BUFFERS 2
 
@@ -76,6 +98,7 @@ enum
   PROP_EXTENDEDMODE,
   PROP_OUTPUT,
   PROP_NORM,
+  PROP_WRITE_SIZE,
 };
 
 struct _GstFgrabSink
@@ -89,6 +112,7 @@ struct _GstFgrabSink
   guint extendedmode;
   gint output;
   gint norm;
+  GstFgrabWriteSize write_size;
   /* output or norm changed while open: applied at the next start */
   gboolean selection_pending;
   /* The driver's output and standard, read back while open (-1 and 0
@@ -100,6 +124,7 @@ struct _GstFgrabSink
   guint actual_writebuffers;
   guint actual_outputmode;
   guint actual_extendedmode;
+  GstFgrabWriteSize actual_write_size;
 
   /* Stream state: state changes and the streaming thread. */
   FgrabDevice *device;
@@ -112,6 +137,11 @@ struct _GstFgrabSink
   /* the caps' own layout and the driver's */
   GstVideoInfo info;
   FgrabFrameLayout layout;
+  /* frames are padded with zeros to the driver's sizeimage and go out
+   * from staging, in one write() */
+  gboolean pad_to_sizeimage;
+  /* an encoded frame larger than sizeimage was reported */
+  gboolean oversize_warned;
   guint8 *staging;
   gsize staging_size;
 
@@ -145,6 +175,27 @@ gst_fgrab_output_mode_get_type (void)
 
   if (g_once_init_enter (&type)) {
     GType tmp = g_flags_register_static ("GstFgrabOutputMode", values);
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
+GType
+gst_fgrab_write_size_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_FGRAB_WRITE_SIZE_AUTO, "Payload on v4l2loopback, sizeimage on "
+          "every other driver", "auto"},
+    {GST_FGRAB_WRITE_SIZE_PAYLOAD, "One write() a frame of its picture data "
+          "alone (v4l2loopback)", "payload"},
+    {GST_FGRAB_WRITE_SIZE_SIZEIMAGE, "The picture data and zeros up to the "
+          "driver's sizeimage (vb2)", "sizeimage"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = g_enum_register_static ("GstFgrabWriteSize", values);
     g_once_init_leave (&type, tmp);
   }
   return type;
@@ -285,6 +336,29 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstFgrabSink:write-size:
+   *
+   * How many bytes a frame is written as.  payload: the picture data alone
+   * (bytes per line times height for raw video, the encoded frame as it
+   * is), one write() a frame, as v4l2loopback needs: it takes each write()
+   * as one frame.  sizeimage: the picture data and then zeros up to the
+   * driver's sizeimage, one write() a frame, as vb2's write() emulation
+   * needs: it queues a buffer only when sizeimage bytes are in.  auto
+   * picks payload for v4l2loopback (its driver name) and sizeimage for any
+   * other driver.  Byte streams (MPEG) are never padded.  Once the stream
+   * is configured the property reads back the choice in force.
+   */
+  g_object_class_install_property (gobject_class, PROP_WRITE_SIZE,
+      g_param_spec_enum ("write-size", "Write size",
+          "Bytes written a frame: the picture data alone (payload, "
+          "v4l2loopback), or padded with zeros to the driver's sizeimage "
+          "(sizeimage, vb2 drivers); auto tells them apart by the driver "
+          "name (reads back the choice once configured)",
+          GST_TYPE_FGRAB_WRITE_SIZE, DEFAULT_WRITE_SIZE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_set_static_metadata (element_class,
       "Video (fgrab) write() sink", "Sink/Video/Hardware",
       "Writes video to a V4L2 device with write() under poll()",
@@ -311,6 +385,7 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_OUTPUT_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_WRITE_SIZE, 0);
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
       "V4L2 write() sink");
@@ -325,6 +400,7 @@ gst_fgrab_sink_init (GstFgrabSink * self)
   self->extendedmode = DEFAULT_EXTENDEDMODE;
   self->output = DEFAULT_OUTPUT;
   self->norm = DEFAULT_NORM;
+  self->write_size = DEFAULT_WRITE_SIZE;
   self->actual_output = -1;
   gst_video_info_init (&self->info);
 }
@@ -380,6 +456,10 @@ gst_fgrab_sink_set_property (GObject * object, guint prop_id,
       self->norm = g_value_get_enum (value);
       self->selection_pending = self->device != NULL;
       break;
+    case PROP_WRITE_SIZE:
+      self->write_size = g_value_get_enum (value);
+      self->configured = FALSE;
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -421,6 +501,10 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
     case PROP_NORM:
       g_value_set_enum (value, self->device && !self->selection_pending &&
           self->actual_norm != 0 ? self->actual_norm : self->norm);
+      break;
+    case PROP_WRITE_SIZE:
+      g_value_set_enum (value, self->configured ? self->actual_write_size :
+          self->write_size);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -754,6 +838,44 @@ configure_params (GstFgrabSink * self, gint fps_n, gint fps_d)
   GST_OBJECT_UNLOCK (self);
 }
 
+/* At least @size bytes of staging.  A new one is zeroed, and @clear zeroes
+ * one kept: what is never written to it (the end of each padded line, the
+ * padding up to sizeimage) then goes to the driver as zeros. */
+static void
+ensure_staging (GstFgrabSink * self, gsize size, gboolean clear)
+{
+  if (self->staging == NULL || self->staging_size < size) {
+    g_free (self->staging);
+    self->staging = g_malloc0 (size);
+    self->staging_size = size;
+  } else if (clear) {
+    memset (self->staging, 0, self->staging_size);
+  }
+}
+
+/* What write-size means for this node (see the element's documentation). */
+static GstFgrabWriteSize
+choose_write_size (GstFgrabSink * self)
+{
+  GstFgrabWriteSize write_size;
+
+  GST_OBJECT_LOCK (self);
+  write_size = self->write_size;
+  GST_OBJECT_UNLOCK (self);
+
+  if (write_size == GST_FGRAB_WRITE_SIZE_AUTO) {
+    write_size = fgrab_device_takes_frame_per_write (self->device) ?
+        GST_FGRAB_WRITE_SIZE_PAYLOAD : GST_FGRAB_WRITE_SIZE_SIZEIMAGE;
+    GST_INFO_OBJECT (self, "driver '%s' %s: writing frames %s",
+        self->device->vcap.driver,
+        write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
+        "takes one write() a frame" : "is taken to be vb2's write()",
+        write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
+        "of their picture data alone" : "padded to sizeimage");
+  }
+  return write_size;
+}
+
 /* S_FMT and S_PARM from fixed @caps.  FALSE after posting an error. */
 static gboolean
 gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
@@ -763,6 +885,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   GError *error = NULL;
   const GstStructure *s;
   gint fps_n = 0, fps_d = 1;
+  GstFgrabWriteSize write_size;
 
   if (device == NULL || !gst_caps_is_fixed (caps))
     return FALSE;
@@ -779,6 +902,11 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     g_error_free (error);
     goto failed;
   }
+
+  write_size = choose_write_size (self);
+  GST_OBJECT_LOCK (self);
+  self->actual_write_size = write_size;
+  GST_OBJECT_UNLOCK (self);
 
   s = gst_caps_get_structure (caps, 0);
   if (!gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d))
@@ -807,20 +935,27 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     }
     GST_VIDEO_SINK_WIDTH (self) = GST_VIDEO_INFO_WIDTH (&self->info);
     GST_VIDEO_SINK_HEIGHT (self) = GST_VIDEO_INFO_HEIGHT (&self->info);
-
-    if (!layout_is_default (self) && self->staging_size < self->layout.payload) {
-      /* zeroed once: the padding at the end of each line is never
-       * written, so what the driver gets there stays stable */
-      g_free (self->staging);
-      self->staging = g_malloc0 (self->layout.payload);
-      self->staging_size = self->layout.payload;
-    }
   }
+
+  /* for a raw format layout.payload is the picture, for an encoded one
+   * sizeimage: what a frame of it may take */
+  self->pad_to_sizeimage = write_size == GST_FGRAB_WRITE_SIZE_SIZEIMAGE &&
+      (self->format->kind == FGRAB_FORMAT_KIND_RAW ?
+      self->layout.sizeimage > self->layout.payload :
+      self->format->kind == FGRAB_FORMAT_KIND_FRAMED &&
+      self->layout.sizeimage > 0);
+  self->oversize_warned = FALSE;
+  if (self->pad_to_sizeimage)
+    ensure_staging (self, self->layout.sizeimage, TRUE);
+  else if (self->format->kind == FGRAB_FORMAT_KIND_RAW &&
+      !layout_is_default (self))
+    ensure_staging (self, self->layout.payload, TRUE);
 
   GST_INFO_OBJECT (self, "configured %" GST_PTR_FORMAT ": payload %"
       G_GSIZE_FORMAT " bytes (driver's sizeimage %" G_GSIZE_FORMAT
-      "), bytesperline %d", caps, self->layout.payload,
-      self->layout.sizeimage, self->layout.stride[0]);
+      "), bytesperline %d, frames %s", caps, self->layout.payload,
+      self->layout.sizeimage, self->layout.stride[0],
+      self->pad_to_sizeimage ? "padded to sizeimage" : "as they are");
 
   self->configured_caps = caps;
   return TRUE;
@@ -1101,27 +1236,33 @@ render_raw (GstFgrabSink * self, GstBuffer * buf)
 {
   GstFlowReturn ret;
   GstMapInfo map;
+  gsize frame_size = self->pad_to_sizeimage ? self->layout.sizeimage :
+      self->layout.payload;
 
   if (buffer_matches_layout (self, buf)) {
-    /* already in the driver's layout: straight from the buffer */
     if (!gst_buffer_map (buf, &map, GST_MAP_READ))
       goto map_failed;
-    /* the payload, not sizeimage: a loopback reader drops frames of any
-     * other size */
-    ret = write_frame (self, map.data, self->layout.payload);
+    if (!self->pad_to_sizeimage) {
+      /* already in the driver's layout: straight from the buffer; the
+       * payload, not sizeimage: a loopback reader drops frames of any
+       * other size */
+      ret = write_frame (self, map.data, self->layout.payload);
+      gst_buffer_unmap (buf, &map);
+      return ret;
+    }
+    /* the padding must follow in the same write(): a driver of unknown
+     * kind may take each write() as a frame */
+    ensure_staging (self, frame_size, FALSE);
+    memcpy (self->staging, map.data, self->layout.payload);
     gst_buffer_unmap (buf, &map);
-    return ret;
+    return write_frame (self, self->staging, frame_size);
   }
 
-  if (self->staging == NULL || self->staging_size < self->layout.payload) {
-    g_free (self->staging);
-    self->staging = g_malloc0 (self->layout.payload);
-    self->staging_size = self->layout.payload;
-  }
+  ensure_staging (self, frame_size, FALSE);
   GST_LOG_OBJECT (self, "repacking into the driver's layout");
   if (!repack_frame (self, buf))
     goto map_failed;
-  return write_frame (self, self->staging, self->layout.payload);
+  return write_frame (self, self->staging, frame_size);
 
 map_failed:
   GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
@@ -1171,7 +1312,33 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
           ("Could not map a buffer."), (NULL));
       return GST_FLOW_ERROR;
     }
-    ret = map.size > 0 ? write_frame (self, map.data, map.size) : GST_FLOW_OK;
+    if (self->format->kind == FGRAB_FORMAT_KIND_FRAMED &&
+        self->layout.sizeimage > 0 && map.size > self->layout.sizeimage &&
+        !self->oversize_warned) {
+      GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+          ("A frame of %" G_GSIZE_FORMAT " bytes is larger than the %"
+              G_GSIZE_FORMAT " bytes device '%s' takes a frame: readers get "
+              "it cut in parts. Lower the encoder's quality or bit rate.",
+              map.size, self->layout.sizeimage, self->device->path), (NULL));
+      self->oversize_warned = TRUE;
+    }
+    if (map.size == 0) {
+      ret = GST_FLOW_OK;
+    } else if (self->pad_to_sizeimage) {
+      /* vb2 queues a buffer once sizeimage bytes are in: zeros end the
+       * frame (a decoder stops at its end marker anyway), and one too big
+       * for a buffer is padded to the end of its last, so that the next
+       * frame starts a buffer of its own */
+      gsize total = (map.size + self->layout.sizeimage - 1) /
+          self->layout.sizeimage * self->layout.sizeimage;
+
+      ensure_staging (self, total, FALSE);
+      memcpy (self->staging, map.data, map.size);
+      memset (self->staging + map.size, 0, total - map.size);
+      ret = write_frame (self, self->staging, total);
+    } else {
+      ret = write_frame (self, map.data, map.size);
+    }
     gst_buffer_unmap (buf, &map);
   }
 

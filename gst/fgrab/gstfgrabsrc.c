@@ -940,6 +940,48 @@ layout_is_default (GstFgrabSrc * self)
   return TRUE;
 }
 
+/* Whether @stride and @offset (a video meta's, or a pool's layout) are the
+ * caps' default layout. */
+static gboolean
+planes_are_default (GstFgrabSrc * self, guint n_planes, const gint * stride,
+    const gsize * offset)
+{
+  guint p;
+
+  if (n_planes != GST_VIDEO_INFO_N_PLANES (&self->info))
+    return FALSE;
+  for (p = 0; p < n_planes; p++) {
+    if (stride[p] != GST_VIDEO_INFO_PLANE_STRIDE (&self->info, p) ||
+        offset[p] != GST_VIDEO_INFO_PLANE_OFFSET (&self->info, p))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Whether the buffers of @pool, as configured, come in the caps' default
+ * layout.  A GstVideoBufferPool given a GstVideoAlignment pads its frames
+ * (and says so in their video meta): read() would fill such a buffer with
+ * the driver's lines packed as it sends them, and the meta would describe
+ * something else. */
+static gboolean
+pool_layout_is_default (GstFgrabSrc * self, GstBufferPool * pool)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstVideoAlignment align;
+  GstVideoInfo aligned = self->info;
+  gboolean ok = TRUE;
+
+  if (gst_buffer_pool_config_has_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT) &&
+      gst_buffer_pool_config_get_video_alignment (config, &align)) {
+    ok = gst_video_info_align (&aligned, &align) &&
+        planes_are_default (self, GST_VIDEO_INFO_N_PLANES (&aligned),
+        aligned.stride, aligned.offset);
+  }
+  gst_structure_free (config);
+  return ok;
+}
+
 static gboolean
 gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
 {
@@ -1025,6 +1067,22 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
         gst_clear_object (&pool);
       } else if (!gst_buffer_pool_set_config (pool, config)) {
         gst_clear_object (&pool);
+      }
+    }
+    /* frames are read (or repacked) into the caps' default layout: a pool
+     * that pads them is asked not to, and left if it insists */
+    if (pool && raw && !self->add_meta && !pool_layout_is_default (self, pool)) {
+      GstVideoAlignment align;
+
+      config = gst_buffer_pool_get_config (pool);
+      gst_video_alignment_reset (&align);
+      gst_buffer_pool_config_set_video_alignment (config, &align);
+      if (!gst_buffer_pool_set_config (pool, config) ||
+          !pool_layout_is_default (self, pool)) {
+        GST_DEBUG_OBJECT (self, "downstream pool insists on its padding");
+        gst_clear_object (&pool);
+      } else {
+        GST_DEBUG_OBJECT (self, "downstream pool set up without its padding");
       }
     }
   }

@@ -147,7 +147,7 @@ static int
 querycap (FakeV4l2Device * dev, struct v4l2_capability *cap)
 {
   memset (cap, 0, sizeof (*cap));
-  g_strlcpy ((gchar *) cap->driver, "fakev4l2", sizeof (cap->driver));
+  g_strlcpy ((gchar *) cap->driver, dev->driver, sizeof (cap->driver));
   g_strlcpy ((gchar *) cap->card, dev->card, sizeof (cap->card));
   g_strlcpy ((gchar *) cap->bus_info, "platform:fakev4l2",
       sizeof (cap->bus_info));

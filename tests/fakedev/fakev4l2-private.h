@@ -118,6 +118,7 @@ struct _FakeV4l2Device
   guint index;
 
   gchar *card;
+  gchar *driver;
   guint32 capabilities;
   guint32 device_caps;
 

@@ -99,6 +99,7 @@ fake_v4l2_device_new (const gchar * path, gboolean output)
   dev->output = output;
   dev->index = next_index++;
   dev->card = g_strdup ("Fake V4L2 device");
+  dev->driver = g_strdup ("fakev4l2");
   if (output) {
     dev->device_caps = V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_READWRITE;
   } else {
@@ -171,6 +172,7 @@ device_destroy (FakeV4l2Device * dev)
 {
   g_free (dev->path);
   g_free (dev->card);
+  g_free (dev->driver);
   g_ptr_array_unref (dev->formats);
   g_array_unref (dev->payloads);
   g_queue_clear_full (&dev->io_errors, g_free);
@@ -229,6 +231,16 @@ fake_v4l2_device_set_card (FakeV4l2Device * dev, const gchar * card)
   g_mutex_lock (&fake_v4l2_lock);
   g_free (dev->card);
   dev->card = g_strdup (card ? card : "");
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_set_driver (FakeV4l2Device * dev, const gchar * driver)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  g_free (dev->driver);
+  dev->driver = g_strdup (driver ? driver : "");
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

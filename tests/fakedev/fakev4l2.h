@@ -83,10 +83,19 @@ typedef enum
 
 typedef enum
 {
-  /* vb2 style: bytes accumulate and a frame is complete at sizeimage. */
+  /* vb2's write() emulation (videobuf2-core.c __vb2_perform_fileio), what
+   * every in-kernel driver with write() uses: bytes fill a buffer of
+   * sizeimage bytes, which is queued (recorded as one frame of sizeimage
+   * bytes, its bytesused) only when full.  A write() never fills more than
+   * the rest of the current buffer, so it may take fewer bytes than given.
+   * A writer that sends less than sizeimage a frame gets its frames glued:
+   * device frame n is the writer's frame n and the start of frame n+1.  A
+   * buffer begun but not full is thrown away when the last fd closes. */
   FAKE_V4L2_WRITE_ACCUMULATE,
-  /* v4l2loopback style: every write() is one whole frame (count capped to
-   * sizeimage). */
+  /* v4l2loopback: every write() is one whole frame of the bytes given
+   * (count capped to sizeimage), whatever its size.  The element tells this
+   * driver by its name: give the device v4l2loopback's with
+   * fake_v4l2_device_set_driver (dev, "v4l2 loopback"). */
   FAKE_V4L2_WRITE_PER_CALL,
 } FakeV4l2WritePolicy;
 
@@ -107,6 +116,9 @@ void fake_v4l2_reset (void);
 /* Identity. device_caps == 0 means: V4L2_CAP_DEVICE_CAPS not set and
  * device_caps left zero, so the app must use @capabilities. */
 void fake_v4l2_device_set_card (FakeV4l2Device * dev, const gchar * card);
+/* The driver name QUERYCAP reports (default "fakev4l2"); v4l2loopback
+ * reports "v4l2 loopback". */
+void fake_v4l2_device_set_driver (FakeV4l2Device * dev, const gchar * driver);
 void fake_v4l2_device_set_caps (FakeV4l2Device * dev, guint32 capabilities,
     guint32 device_caps);
 

@@ -202,6 +202,10 @@ test_querycap_device_caps (void)
   g_assert_cmpstr ((gchar *) cap.card, ==, "Fake V4L2 device");
   g_assert_cmphex (cap.device_caps, ==, V4L2_CAP_VIDEO_OUTPUT |
       V4L2_CAP_READWRITE);
+  /* the driver name, as v4l2loopback says its own */
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  assert_ioctl_ok (fd, VIDIOC_QUERYCAP, &cap);
+  g_assert_cmpstr ((gchar *) cap.driver, ==, "v4l2 loopback");
   close (fd);
   fake_v4l2_reset ();
 }
@@ -1957,6 +1961,83 @@ test_write_accumulate (void)
   fake_v4l2_reset ();
 }
 
+/* vb2 with sizeimage beyond the picture (16x8 GREY, 128 bytes of picture
+ * in 160 byte buffers): as __vb2_perform_fileio does, a buffer is queued
+ * only when its 160 bytes are in, and a write() stops at its end. */
+static void
+test_write_vb2_queues_at_sizeimage (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  struct v4l2_format fmt;
+  guint8 *a = pattern (160, 1), *b = pattern (160, 101), *glued;
+  int fd;
+
+  fake_v4l2_device_set_padding (dev, 0, 32);
+  fake_v4l2_device_get_format (dev, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline * fmt.fmt.pix.height, ==, 128);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, 160);
+  fd = open_dev (OUT_PATH, O_WRONLY);
+
+  /* pictures alone glue: the second write completes the first buffer
+   * with the start of the second picture and takes no more */
+  g_assert_cmpint (write (fd, a, 128), ==, 128);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_pending_bytes (dev), ==, 128);
+  g_assert_cmpint (write (fd, b, 128), ==, 32);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 1);
+  glued = g_malloc (160);
+  memcpy (glued, a, 128);
+  memcpy (glued + 128, b, 32);
+  assert_written (dev, 0, glued, 160);
+  g_assert_cmpint (write (fd, b + 32, 96), ==, 96);
+  g_assert_cmpuint (fake_v4l2_device_get_pending_bytes (dev), ==, 96);
+  close (fd);
+  /* what was not queued goes with the close */
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 1);
+  g_assert_cmpuint (fake_v4l2_device_get_pending_bytes (dev), ==, 0);
+
+  /* pictures padded to sizeimage are one buffer each, in one write or
+   * in two */
+  fd = open_dev (OUT_PATH, O_WRONLY);
+  g_assert_cmpint (write (fd, a, 160), ==, 160);
+  g_assert_cmpint (write (fd, b, 128), ==, 128);
+  g_assert_cmpint (write (fd, b + 128, 32), ==, 32);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 3);
+  assert_written (dev, 1, a, 160);
+  assert_written (dev, 2, b, 160);
+  close (fd);
+  g_free (glued);
+  g_free (a);
+  g_free (b);
+  fake_v4l2_reset ();
+}
+
+/* v4l2loopback with a page-rounded sizeimage: a write of the picture alone
+ * is one frame of that size, and sizeimage only caps a write. */
+static void
+test_write_loopback_takes_any_size (void)
+{
+  FakeV4l2Device *dev = new_output ();
+  guint8 *data = pattern (200, 3);
+  int fd;
+
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
+  fake_v4l2_device_set_padding (dev, 0, 32);
+  fd = open_dev (OUT_PATH, O_WRONLY);
+  g_assert_cmpint (write (fd, data, 128), ==, 128);
+  g_assert_cmpint (write (fd, data + 1, 128), ==, 128);
+  g_assert_cmpint (write (fd, data, 200), ==, 160);
+  g_assert_cmpuint (fake_v4l2_device_get_written_frame_count (dev), ==, 3);
+  assert_written (dev, 0, data, 128);
+  assert_written (dev, 1, data + 1, 128);
+  assert_written (dev, 2, data, 160);
+  g_assert_cmpuint (fake_v4l2_device_get_pending_bytes (dev), ==, 0);
+  close (fd);
+  g_free (data);
+  fake_v4l2_reset ();
+}
+
 static void
 test_write_per_call (void)
 {
@@ -2237,6 +2318,10 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/open/count", test_open_count);
   g_test_add_func ("/fakev4l2/write/accumulate", test_write_accumulate);
   g_test_add_func ("/fakev4l2/write/per-call", test_write_per_call);
+  g_test_add_func ("/fakev4l2/write/vb2-queues-at-sizeimage",
+      test_write_vb2_queues_at_sizeimage);
+  g_test_add_func ("/fakev4l2/write/loopback-takes-any-size",
+      test_write_loopback_takes_any_size);
   g_test_add_func ("/fakev4l2/write/blocked", test_write_blocked);
   g_test_add_func ("/fakev4l2/write/budget", test_write_budget);
   g_test_add_func ("/fakev4l2/write/errors", test_write_errors);

@@ -492,15 +492,17 @@ GST_START_TEST (test_frames_arrive_byte_exact)
 
 GST_END_TEST;
 
-GST_START_TEST (test_payload_written_not_sizeimage)
+GST_START_TEST (test_loopback_gets_payload_not_sizeimage)
 {
   FakeV4l2Device *dev = new_output ();
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h;
   struct v4l2_format fmt;
 
   /* v4l2loopback: one write is one frame, sizeimage page-rounded */
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
   fake_v4l2_device_set_padding (dev, 0, 2048);
+  h = new_harness (NULL);
   gst_harness_set_src_caps_str (h, YUY2_320);
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.sizeimage, FRAME_320 + 2048);
@@ -509,6 +511,288 @@ GST_START_TEST (test_payload_written_not_sizeimage)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   check_written_frame (dev, 0, 0, FRAME_320);
   check_written_frame (dev, 2, 2, FRAME_320);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static void check_padded_frame_of_size (FakeV4l2Device * dev, guint index,
+    guint n, guint width, guint height, guint bpl, gsize size);
+
+/* Written frame @index is pushed frame @n's @payload bytes and zeros up to
+ * @size. */
+static void
+check_frame_then_zeros (FakeV4l2Device * dev, guint index, guint n,
+    gsize payload, gsize size)
+{
+  GBytes *bytes = fake_v4l2_device_get_written_frame (dev, index);
+  const guint8 *data;
+  gsize len, i;
+
+  fail_unless (bytes != NULL, "no written frame %u", index);
+  data = g_bytes_get_data (bytes, &len);
+  fail_unless_equals_uint64 (len, size);
+  for (i = 0; i < len; i++) {
+    guint8 want = i < payload ? pushed_byte (n, i) : 0;
+
+    if (data[i] != want)
+      fail ("written frame %u byte %" G_GSIZE_FORMAT ": 0x%02x, expected "
+          "0x%02x", index, i, data[i], want);
+  }
+  g_bytes_unref (bytes);
+}
+
+static gchar *
+write_size_nick (GstHarness * h)
+{
+  GstElement *sink = harness_sink (h);
+  GEnumClass *klass;
+  gint value;
+  gchar *nick;
+
+  g_object_get (sink, "write-size", &value, NULL);
+  klass = g_type_class_ref (g_type_from_name ("GstFgrabWriteSize"));
+  fail_unless (klass != NULL);
+  nick = g_strdup (g_enum_get_value (klass, value)->value_nick);
+  g_type_class_unref (klass);
+  gst_object_unref (sink);
+  return nick;
+}
+
+static void
+assert_write_size (GstHarness * h, const gchar * nick)
+{
+  gchar *got = write_size_nick (h);
+
+  fail_unless_equals_string (got, nick);
+  g_free (got);
+}
+
+/* vb2 (vivid's output) queues a buffer once sizeimage bytes are in: with
+ * sizeimage beyond the picture, pictures alone would glue, each device
+ * frame the end of one and the start of the next. */
+GST_START_TEST (test_vb2_frames_padded_to_sizeimage)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h;
+  guint i;
+
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_set_padding (dev, 0, 2048);
+  h = new_harness (NULL);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+
+  push_frames (h, 0, 3, FRAME_320);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  for (i = 0; i < 3; i++)
+    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 2048);
+  fail_unless_equals_int (fake_v4l2_device_get_pending_bytes (dev), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_vb2_padded_lines_and_sizeimage)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h;
+  guint i;
+
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_set_padding (dev, 64, 1000);
+  h = new_harness (NULL);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+
+  push_frames (h, 0, 3, FRAME_320);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  for (i = 0; i < 3; i++)
+    check_padded_frame_of_size (dev, i, i, 320, 240, 320 * 2 + 64,
+        (320 * 2 + 64) * 240 + 1000);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_vb2_buffer_in_device_layout_padded_to_sizeimage)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h;
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 704, };
+  GstBuffer *buf;
+  guint n;
+
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_set_padding (dev, 64, 300);
+  h = new_harness (NULL);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+
+  /* straight from the buffer, then the zeros */
+  for (n = 0; n < 2; n++) {
+    buf = new_frame (n, 704 * 240);
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_FORMAT_YUY2, 320, 240, 1, offset, stride);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+  for (n = 0; n < 2; n++)
+    check_frame_then_zeros (dev, n, n, 704 * 240, 704 * 240 + 300);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* an encoded frame is shorter than vb2's buffer: each is padded to it, so
+ * that each is a buffer of its own (a decoder stops at the JPEG's end) */
+GST_START_TEST (test_vb2_jpeg_frames_padded_to_sizeimage)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
+  GstHarness *h;
+  struct v4l2_format fmt;
+  const gsize sizes[] = { 5000, 12345, 777 };
+  guint i;
+
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
+  h = new_harness (NULL);
+  gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
+      "framerate=30/1");
+  fake_v4l2_device_get_format (dev, &fmt);
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    fail_unless_equals_int (gst_harness_push (h, new_frame (i, sizes[i])),
+        GST_FLOW_OK);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    check_frame_then_zeros (dev, i, i, sizes[i], fmt.fmt.pix.sizeimage);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A JPEG larger than vb2's buffer takes two of them, said in a warning;
+ * the zeros after it fill its last buffer, so the frames after it stay
+ * whole. */
+GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
+  GstHarness *h;
+  GstBus *bus;
+  GBytes *bytes;
+  gchar *text = NULL;
+  gsize sizeimage, len, i;
+  const guint8 *data;
+
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
+  h = new_harness (NULL);
+  bus = harness_bus (h);
+  gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
+      "framerate=30/1");
+  sizeimage = 320 * 240 * 2;
+
+  fail_unless_equals_int (gst_harness_push (h, new_frame (0, 5000)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, new_frame (1,
+              sizeimage + 1000)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, new_frame (2, 777)),
+      GST_FLOW_OK);
+
+  fail_unless (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fail_unless (strstr (text, "larger than") != NULL, "warning '%s'", text);
+  fail_unless (strstr (text, FAKE_PATH) != NULL, "warning '%s'", text);
+  g_free (text);
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
+  check_frame_then_zeros (dev, 0, 0, 5000, sizeimage);
+  bytes = fake_v4l2_device_get_written_frame (dev, 2);
+  data = g_bytes_get_data (bytes, &len);
+  fail_unless_equals_uint64 (len, sizeimage);
+  for (i = 0; i < len; i++) {
+    guint8 want = i < 1000 ? pushed_byte (1, sizeimage + i) : 0;
+
+    if (data[i] != want)
+      fail ("second buffer of the large frame, byte %" G_GSIZE_FORMAT
+          ": 0x%02x, expected 0x%02x", i, data[i], want);
+  }
+  g_bytes_unref (bytes);
+  check_frame_then_zeros (dev, 3, 2, 777, sizeimage);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A driver fgrabsink does not know gets what vb2 needs, the kernel's own
+ * write(): frames in order rather than glued if it is vb2, and frames with
+ * zeros at their end if it takes one write() a frame. */
+GST_START_TEST (test_unknown_driver_gets_sizeimage)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness (NULL);
+  guint i;
+
+  fake_v4l2_device_set_padding (dev, 0, 100);
+  assert_write_size (h, "auto");
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 2, FRAME_320);
+  /* the choice reads back while configured */
+  assert_write_size (h, "sizeimage");
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+  for (i = 0; i < 2; i++)
+    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 100);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* An out-of-tree driver that, like v4l2loopback, takes one write() as one
+ * frame needs write-size=payload. */
+GST_START_TEST (test_write_size_payload_overrides_detection)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h = new_harness ("sync=false write-size=payload");
+
+  fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
+  fake_v4l2_device_set_padding (dev, 0, 2048);
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 3, FRAME_320);
+  assert_write_size (h, "payload");
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  check_written_frame (dev, 0, 0, FRAME_320);
+  check_written_frame (dev, 2, 2, FRAME_320);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A loopback node that must get frames of sizeimage bytes (its reader
+ * wants them so) may be given them: one write() a frame still. */
+GST_START_TEST (test_write_size_sizeimage_overrides_detection)
+{
+  FakeV4l2Device *dev = new_output ();
+  GstHarness *h;
+  guint i;
+
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
+  fake_v4l2_device_set_padding (dev, 0, 2048);
+  h = new_harness ("sync=false write-size=sizeimage");
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  push_frames (h, 0, 3, FRAME_320);
+  assert_write_size (h, "sizeimage");
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  for (i = 0; i < 3; i++)
+    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 2048);
   gst_harness_teardown (h);
 }
 
@@ -741,20 +1025,26 @@ GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
 
 GST_END_TEST;
 
-/* Checks that written frame @index holds pushed frame @n's picture, with
- * lines of @width * 2 bytes, in lines of @bpl bytes. */
+/* Checks that written frame @index is @size bytes holding pushed frame
+ * @n's picture, with lines of @width * 2 bytes, in lines of @bpl bytes,
+ * and zeros after the last line. */
 static void
-check_padded_frame (FakeV4l2Device * dev, guint index, guint n, guint width,
-    guint height, guint bpl)
+check_padded_frame_of_size (FakeV4l2Device * dev, guint index, guint n,
+    guint width, guint height, guint bpl, gsize size)
 {
   GBytes *bytes = fake_v4l2_device_get_written_frame (dev, index);
   const guint8 *data;
-  gsize len;
+  gsize len, k;
   guint x, y;
 
-  fail_unless (bytes != NULL);
+  fail_unless (bytes != NULL, "no written frame %u", index);
   data = g_bytes_get_data (bytes, &len);
-  fail_unless_equals_uint64 (len, (gsize) bpl * height);
+  fail_unless_equals_uint64 (len, size);
+  for (k = (gsize) bpl * height; k < len; k++) {
+    if (data[k] != 0)
+      fail ("frame %u byte %" G_GSIZE_FORMAT " after the picture: 0x%02x",
+          index, k, data[k]);
+  }
   for (y = 0; y < height; y++) {
     for (x = 0; x < width * 2; x++) {
       gsize i = (gsize) y * width * 2 + x;
@@ -765,6 +1055,14 @@ check_padded_frame (FakeV4l2Device * dev, guint index, guint n, guint width,
     }
   }
   g_bytes_unref (bytes);
+}
+
+static void
+check_padded_frame (FakeV4l2Device * dev, guint index, guint n, guint width,
+    guint height, guint bpl)
+{
+  check_padded_frame_of_size (dev, index, n, width, height, bpl,
+      (gsize) bpl * height);
 }
 
 GST_START_TEST (test_padded_device_lines_are_repacked)
@@ -1005,6 +1303,7 @@ GST_START_TEST (test_jpeg_frames_one_per_write)
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
       V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
   h = new_harness (NULL);
   gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
@@ -1533,7 +1832,15 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_s_parm_refused_is_a_warning);
   tcase_add_test (tc, test_no_timeperframe_is_a_warning);
   tcase_add_test (tc, test_frames_arrive_byte_exact);
-  tcase_add_test (tc, test_payload_written_not_sizeimage);
+  tcase_add_test (tc, test_loopback_gets_payload_not_sizeimage);
+  tcase_add_test (tc, test_vb2_frames_padded_to_sizeimage);
+  tcase_add_test (tc, test_vb2_padded_lines_and_sizeimage);
+  tcase_add_test (tc, test_vb2_buffer_in_device_layout_padded_to_sizeimage);
+  tcase_add_test (tc, test_vb2_jpeg_frames_padded_to_sizeimage);
+  tcase_add_test (tc, test_vb2_jpeg_larger_than_sizeimage_is_a_warning);
+  tcase_add_test (tc, test_unknown_driver_gets_sizeimage);
+  tcase_add_test (tc, test_write_size_payload_overrides_detection);
+  tcase_add_test (tc, test_write_size_sizeimage_overrides_detection);
   tcase_add_test (tc, test_short_writes_and_eintr_eagain_give_whole_frames);
   tcase_add_test (tc, test_unlock_during_blocked_write_returns);
   tcase_add_test (tc, test_pause_during_blocked_write_resumes_the_frame);

@@ -478,6 +478,216 @@ GST_START_TEST (test_padded_lines_described_by_video_meta)
 
 GST_END_TEST;
 
+/* A GstVideoBufferPool of downstream's own whose buffers are padded as
+ * @align says, with a video meta describing that layout. */
+typedef struct
+{
+  GType pool_type;
+  GstVideoAlignment align;
+  GstBufferPool *offered;
+} PaddedPool;
+
+/* A pool that pads its frames by 16 pixels on the right whatever its
+ * config asks, as hardware pools with a fixed line alignment do. */
+typedef GstVideoBufferPool StubbornPool;
+typedef GstVideoBufferPoolClass StubbornPoolClass;
+static GType stubborn_pool_get_type (void);
+G_DEFINE_TYPE (StubbornPool, stubborn_pool, GST_TYPE_VIDEO_BUFFER_POOL);
+
+static gboolean
+stubborn_pool_set_config (GstBufferPool * pool, GstStructure * config)
+{
+  GstVideoAlignment align;
+
+  gst_video_alignment_reset (&align);
+  align.padding_right = 16;
+  if (!gst_buffer_pool_config_has_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+  gst_buffer_pool_config_set_video_alignment (config, &align);
+  return GST_BUFFER_POOL_CLASS (stubborn_pool_parent_class)->set_config (pool,
+      config);
+}
+
+static void
+stubborn_pool_class_init (StubbornPoolClass * klass)
+{
+  GST_BUFFER_POOL_CLASS (klass)->set_config = stubborn_pool_set_config;
+}
+
+static void
+stubborn_pool_init (StubbornPool * pool)
+{
+}
+
+static GstPadProbeReturn
+offer_padded_pool (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  PaddedPool *padded = user_data;
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo vinfo;
+  GstCaps *caps;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  fail_unless (gst_video_info_from_caps (&vinfo, caps));
+  pool = g_object_new (padded->pool_type, NULL);
+  gst_object_ref_sink (pool);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, vinfo.size, 2, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+  gst_buffer_pool_config_set_video_alignment (config, &padded->align);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  /* what the pool made of it: the size of its padded buffers */
+  config = gst_buffer_pool_get_config (pool);
+  fail_unless (gst_buffer_pool_config_get_params (config, NULL,
+          (guint *) & vinfo.size, NULL, NULL));
+  gst_structure_free (config);
+  gst_query_add_allocation_pool (query, pool, vinfo.size, 2, 0);
+  gst_clear_object (&padded->offered);
+  padded->offered = pool;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Captures from a camera whose lines have @device_padding bytes at their
+ * end into buffers of a downstream pool of @pool_type padded as @align
+ * says, and checks every pixel through the buffers' video meta.  Without
+ * @downstream_meta downstream does not take the video meta (the pool was
+ * set up with it all the same): a buffer must then read right when
+ * mapped plainly, with no meta or one of the default layout.  Returns
+ * whether the frames came in that pool's buffers. */
+static gboolean
+check_frames_through_padded_pool (guint device_padding, GType pool_type,
+    const GstVideoAlignment * align, gboolean downstream_meta)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h;
+  GstPad *srcpad;
+  GstBuffer *buf;
+  GstVideoMeta *meta;
+  GstVideoInfo info;
+  GstCaps *caps;
+  PaddedPool padded = { pool_type, *align, NULL };
+  gboolean in_pool;
+  guint p;
+
+  dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0, 64, 48);
+  fake_v4l2_device_set_padding (dev, device_padding, 0);
+  h = new_harness (NULL);
+  if (downstream_meta)
+    gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
+  /* after the harness has answered with the meta, add downstream's pool */
+  srcpad = gst_element_get_static_pad (h->element, "src");
+  gst_pad_add_probe (srcpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM |
+      GST_PAD_PROBE_TYPE_PULL, offer_padded_pool, &padded, NULL);
+  gst_object_unref (srcpad);
+  gst_harness_play (h);
+
+  pull_and_check_frames (h, dev, 3);
+  fail_unless (padded.offered != NULL, "no ALLOCATION query seen");
+  buf = gst_harness_pull (h);
+  fail_unless (buf != NULL);
+  in_pool = buf->pool == padded.offered;
+  meta = gst_buffer_get_video_meta (buf);
+  if (!downstream_meta && meta) {
+    caps = harness_caps (h);
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    for (p = 0; p < meta->n_planes; p++) {
+      fail_unless_equals_int (meta->stride[p],
+          GST_VIDEO_INFO_PLANE_STRIDE (&info, p));
+      fail_unless_equals_uint64 (meta->offset[p],
+          GST_VIDEO_INFO_PLANE_OFFSET (&info, p));
+    }
+  }
+  gst_buffer_unref (buf);
+  gst_harness_teardown (h);
+  gst_object_unref (padded.offered);
+  return in_pool;
+}
+
+GST_START_TEST (test_downstream_pool_padded_right)
+{
+  GstVideoAlignment align;
+
+  /* 64x48 YUY2 packed by the driver (6144 bytes, 128 a line) into
+   * downstream's buffers of 160 bytes a line */
+  gst_video_alignment_reset (&align);
+  align.padding_right = 16;
+  /* the pool, asked to drop its padding, is used */
+  fail_unless (check_frames_through_padded_pool (0,
+          GST_TYPE_VIDEO_BUFFER_POOL, &align, TRUE));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_downstream_pool_padded_all_round)
+{
+  GstVideoAlignment align;
+
+  gst_video_alignment_reset (&align);
+  align.padding_top = 4;
+  align.padding_bottom = 2;
+  align.padding_left = 8;
+  align.padding_right = 16;
+  fail_unless (check_frames_through_padded_pool (0,
+          GST_TYPE_VIDEO_BUFFER_POOL, &align, TRUE));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_downstream_pool_padded_and_device_padded)
+{
+  GstVideoAlignment align;
+
+  /* two layouts, the driver's and the pool's, that are neither default */
+  gst_video_alignment_reset (&align);
+  align.padding_right = 16;
+  check_frames_through_padded_pool (32, GST_TYPE_VIDEO_BUFFER_POOL, &align,
+      TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_downstream_pool_that_keeps_its_padding_is_left)
+{
+  GstVideoAlignment align;
+
+  gst_video_alignment_reset (&align);
+  align.padding_right = 16;
+  /* it cannot take the driver's frames as read(): the element's own pool
+   * does */
+  fail_if (check_frames_through_padded_pool (0, stubborn_pool_get_type (),
+          &align, TRUE));
+}
+
+GST_END_TEST;
+
+/* Downstream that cannot read a video meta must get frames in the caps'
+ * layout, read straight in or repacked from a padded driver. */
+GST_START_TEST (test_downstream_pool_padded_without_meta_support)
+{
+  GstVideoAlignment align;
+
+  gst_video_alignment_reset (&align);
+  align.padding_right = 16;
+  align.padding_bottom = 2;
+  check_frames_through_padded_pool (0, GST_TYPE_VIDEO_BUFFER_POOL, &align,
+      FALSE);
+  fake_v4l2_reset ();
+  check_frames_through_padded_pool (32, GST_TYPE_VIDEO_BUFFER_POOL, &align,
+      FALSE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_fixation_prefers_current_format_size_rate)
 {
   FakeV4l2Device *dev = new_camera ();
@@ -2065,6 +2275,11 @@ fgrabsrc_suite (void)
       G_N_ELEMENTS (raw_fourccs));
   tcase_add_test (tc, test_padded_lines_repacked_without_video_meta);
   tcase_add_test (tc, test_padded_lines_described_by_video_meta);
+  tcase_add_test (tc, test_downstream_pool_padded_right);
+  tcase_add_test (tc, test_downstream_pool_padded_all_round);
+  tcase_add_test (tc, test_downstream_pool_padded_and_device_padded);
+  tcase_add_test (tc, test_downstream_pool_that_keeps_its_padding_is_left);
+  tcase_add_test (tc, test_downstream_pool_padded_without_meta_support);
   tcase_add_test (tc, test_fixation_prefers_current_format_size_rate);
   tcase_add_test (tc, test_s_parm_gets_rate_and_capture_parameters);
   tcase_add_test (tc, test_readbuffers_and_capturemode_read_back_driver_values);
