@@ -33,8 +33,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <gst/base/gstbasesink.h>
-
 #include "fgrabdevice.h"
 
 GST_DEBUG_CATEGORY_STATIC (fgrab_device_debug);
@@ -1977,57 +1975,6 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
       return io_error (device, EIO, "read", error);
     wait = TRUE;
   }
-}
-
-void
-fgrab_device_post_error (GstElement * element, GError * error)
-{
-  const gchar *newline = strchr (error->message, '\n');
-  gchar *text, *debug = NULL;
-  GQuark domain = GST_RESOURCE_ERROR;
-  gint code;
-  gboolean output = GST_IS_BASE_SINK (element);
-
-  if (newline) {
-    text = g_strndup (error->message, newline - error->message);
-    if (newline[1] != '\0')
-      debug = g_strdup (newline + 1);
-  } else {
-    text = g_strdup (error->message);
-  }
-
-  switch (error->code) {
-    case FGRAB_DEVICE_ERROR_NOT_FOUND:
-    case FGRAB_DEVICE_ERROR_NOT_DEVICE:
-      code = GST_RESOURCE_ERROR_NOT_FOUND;
-      break;
-    case FGRAB_DEVICE_ERROR_PERMISSION:
-    case FGRAB_DEVICE_ERROR_OPEN:
-      code = output ? GST_RESOURCE_ERROR_OPEN_WRITE :
-          GST_RESOURCE_ERROR_OPEN_READ;
-      break;
-    case FGRAB_DEVICE_ERROR_BUSY:
-      code = GST_RESOURCE_ERROR_BUSY;
-      break;
-    case FGRAB_DEVICE_ERROR_FORMAT:
-      domain = GST_CORE_ERROR;
-      code = GST_CORE_ERROR_NEGOTIATION;
-      break;
-    case FGRAB_DEVICE_ERROR_NOT_V4L2:
-    case FGRAB_DEVICE_ERROR_WRONG_DIRECTION:
-    case FGRAB_DEVICE_ERROR_NO_READWRITE:
-    case FGRAB_DEVICE_ERROR_SETTINGS:
-      code = GST_RESOURCE_ERROR_SETTINGS;
-      break;
-    case FGRAB_DEVICE_ERROR_DISCONNECTED:
-    case FGRAB_DEVICE_ERROR_IO:
-    default:
-      code = output ? GST_RESOURCE_ERROR_WRITE : GST_RESOURCE_ERROR_READ;
-      break;
-  }
-
-  gst_element_message_full (element, GST_MESSAGE_ERROR, domain, code, text,
-      debug, __FILE__, GST_FUNCTION, __LINE__);
 }
 
 /* A sink interrupted by unlock() must resume the same frame where it

@@ -31,7 +31,7 @@ G_BEGIN_DECLS
     GQuark fgrab_device_error_quark (void);
 
 /* Why the device layer refused.  Each maps to one user-facing error in the
- * elements (fgrab_device_post_error). */
+ * elements (FGRAB_ELEMENT_POST_ERROR). */
 typedef enum
 {
   FGRAB_DEVICE_ERROR_NOT_FOUND,
@@ -247,9 +247,6 @@ FgrabIoResult fgrab_device_write (FgrabDevice * device, const guint8 * data,
  * emulation, which fills a buffer of sizeimage bytes and queues it only
  * once it is full, whatever the number of calls. */
 gboolean fgrab_device_takes_frame_per_write (FgrabDevice * device);
-
-/* Posts @error on @element as a GST_ELEMENT_ERROR of the matching domain. */
-void fgrab_device_post_error (GstElement * element, GError * error);
 
 gchar *fgrab_fourcc_to_string (guint32 fourcc);
 

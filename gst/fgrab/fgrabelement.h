@@ -47,6 +47,15 @@ GstCaps *fgrab_element_get_caps (GstElement * element, FgrabDevice ** slot,
 /* unlock / unlock_stop of both elements. */
 void fgrab_element_set_flushing (GstElement * element, FgrabDevice ** slot,
     gboolean flushing);
+/* Posts @error, a FGRAB_DEVICE_ERROR, as the GST_ELEMENT_ERROR of the
+ * matching domain and code: its first line for the user, the rest as
+ * debug text, with the caller's file and line (as GST_ELEMENT_ERROR
+ * has). */
+#define FGRAB_ELEMENT_POST_ERROR(element, error) \
+    fgrab_element_post_error_full (GST_ELEMENT_CAST (element), (error), \
+        __FILE__, GST_FUNCTION, __LINE__)
+void fgrab_element_post_error_full (GstElement * element, GError * error,
+    const gchar * file, const gchar * function, gint line);
 
 G_END_DECLS
 #endif /* __FGRAB_ELEMENT_H__ */

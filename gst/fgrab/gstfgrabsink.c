@@ -530,7 +530,7 @@ gst_fgrab_sink_select (GstFgrabSink * self, FgrabDevice * device)
 
   if (!fgrab_device_select (device, output, norm, &actual_output,
           &actual_norm, &error)) {
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     return FALSE;
   }
@@ -565,7 +565,7 @@ gst_fgrab_sink_open (GstFgrabSink * self)
   g_free (path);
 
   if (!fgrab_device_open (device, &error)) {
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     fgrab_device_unref (device);
     return FALSE;
@@ -600,7 +600,7 @@ gst_fgrab_sink_check_formats (GstFgrabSink * self)
     GError *error = NULL;
 
     fgrab_device_explain_no_caps (self->device, &error);
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
   }
   gst_clear_caps (&caps);
@@ -721,7 +721,7 @@ gst_fgrab_sink_reopen (GstFgrabSink * self, gboolean post_errors)
   self->partial = FALSE;
 
   if (!ok && post_errors)
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
   else if (!ok)
     GST_WARNING_OBJECT (self, "could not reopen: %s", error->message);
   g_clear_error (&error);
@@ -898,7 +898,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     goto failed;
 
   if (!fgrab_device_set_format (device, caps, &error)) {
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     goto failed;
   }
@@ -1193,7 +1193,7 @@ write_frame (GstFgrabSink * self, const guint8 * data, gsize size)
         return GST_FLOW_ERROR;
       case FGRAB_IO_ERROR:
       default:
-        fgrab_device_post_error (GST_ELEMENT (self), error);
+        FGRAB_ELEMENT_POST_ERROR (self, error);
         g_error_free (error);
         return GST_FLOW_ERROR;
     }

@@ -476,7 +476,7 @@ gst_fgrab_src_select (GstFgrabSrc * self, FgrabDevice * device)
 
   if (!fgrab_device_select (device, input, norm, &actual_input, &actual_norm,
           &error)) {
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     return FALSE;
   }
@@ -511,7 +511,7 @@ gst_fgrab_src_open (GstFgrabSrc * self)
   g_free (path);
 
   if (!fgrab_device_open (device, &error)) {
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     fgrab_device_unref (device);
     return FALSE;
@@ -667,7 +667,7 @@ gst_fgrab_src_reopen (GstFgrabSrc * self, gboolean post_errors)
   self->io_started = FALSE;
   if (!fgrab_device_reopen (self->device, &error)) {
     if (post_errors)
-      fgrab_device_post_error (GST_ELEMENT (self), error);
+      FGRAB_ELEMENT_POST_ERROR (self, error);
     else
       GST_WARNING_OBJECT (self, "could not reopen: %s", error->message);
     g_error_free (error);
@@ -834,7 +834,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   return result;
 
 error:
-  fgrab_device_post_error (GST_ELEMENT (self), error);
+  FGRAB_ELEMENT_POST_ERROR (self, error);
   g_error_free (error);
 failed:
   gst_caps_unref (result);
@@ -855,7 +855,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
     GError *error = NULL;
 
     fgrab_device_explain_no_caps (self->device, &error);
-    fgrab_device_post_error (GST_ELEMENT (self), error);
+    FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     gst_clear_caps (&thiscaps);
     return FALSE;
@@ -1365,7 +1365,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
                   "with an I/O error even after reopening it.",
                   self->device->path), ("%s", error->message));
         else
-          fgrab_device_post_error (GST_ELEMENT (self), error);
+          FGRAB_ELEMENT_POST_ERROR (self, error);
         g_error_free (error);
         return GST_FLOW_ERROR;
     }
