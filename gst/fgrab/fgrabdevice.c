@@ -99,7 +99,7 @@ make_valid_utf8 (gchar * str)
 }
 
 /* GError messages carry the user's sentence on the first line and the
- * details for debugging after it; fgrab_device_post_error splits them. */
+ * details for debugging after it; FGRAB_ELEMENT_POST_ERROR splits them. */
 static void
 set_error (GError ** error, FgrabDeviceError code, const gchar * debug,
     const gchar * format, ...)
