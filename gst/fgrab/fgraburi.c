@@ -30,6 +30,9 @@
 
 #include <string.h>
 
+#include <gst/base/gstbasesink.h>
+
+#include "fgrabobject.h"
 #include "fgraburi.h"
 
 const gchar *const *
@@ -117,38 +120,62 @@ fgrab_uri_from_device (const gchar * device)
   return str;
 }
 
-gchar *
-fgrab_uri_handler_get_uri (GstElement * element, gchar * const *device_path)
+static GstURIType
+uri_get_type (GType type)
 {
+  return g_type_is_a (type, GST_TYPE_BASE_SINK) ? GST_URI_SINK : GST_URI_SRC;
+}
+
+static const gchar *const *
+uri_get_protocols (GType type)
+{
+  return fgrab_uri_get_protocols ();
+}
+
+static gchar *
+uri_get_uri (GstURIHandler * handler)
+{
+  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (handler));
   gchar *uri;
 
-  GST_OBJECT_LOCK (element);
-  uri = fgrab_uri_from_device (*device_path);
-  GST_OBJECT_UNLOCK (element);
+  GST_OBJECT_LOCK (handler);
+  uri = fgrab_uri_from_device (obj->device_path);
+  GST_OBJECT_UNLOCK (handler);
   return uri;
 }
 
-gboolean
-fgrab_uri_handler_set_uri (GstElement * element, gchar ** device_path,
-    gpointer const *open_device, const gchar * uri, GError ** error)
+static gboolean
+uri_set_uri (GstURIHandler * handler, const gchar * uri, GError ** error)
 {
+  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (handler));
   gchar *path = fgrab_uri_to_device (uri, error);
 
   if (path == NULL)
     return FALSE;
 
-  GST_OBJECT_LOCK (element);
-  if (*open_device != NULL) {
-    GST_OBJECT_UNLOCK (element);
+  GST_OBJECT_LOCK (handler);
+  if (obj->device != NULL) {
+    GST_OBJECT_UNLOCK (handler);
     g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_STATE,
         "The device can only be changed in the NULL state");
     g_free (path);
     return FALSE;
   }
-  g_free (*device_path);
-  *device_path = path;
-  GST_OBJECT_UNLOCK (element);
+  g_free (obj->device_path);
+  obj->device_path = path;
+  GST_OBJECT_UNLOCK (handler);
 
-  g_object_notify (G_OBJECT (element), "device");
+  g_object_notify (G_OBJECT (handler), "device");
   return TRUE;
+}
+
+void
+fgrab_uri_handler_init (gpointer g_iface, gpointer iface_data)
+{
+  GstURIHandlerInterface *iface = (GstURIHandlerInterface *) g_iface;
+
+  iface->get_type = uri_get_type;
+  iface->get_protocols = uri_get_protocols;
+  iface->get_uri = uri_get_uri;
+  iface->set_uri = uri_set_uri;
 }

@@ -33,15 +33,11 @@ gchar *fgrab_uri_to_device (const gchar * uri, GError ** error);
 /* The fgrab URI of @device (an absolute path), or NULL. */
 gchar *fgrab_uri_from_device (const gchar * device);
 
-/* GstURIHandler get_uri / set_uri for an element whose device path is
- * *@device_path and whose open device is *@open_device, both under the
- * element's object lock.  A new URI is refused with
- * GST_URI_ERROR_BAD_STATE while the device is open (from READY on, as for
- * the device property); "device" is notified when it changes. */
-gchar *fgrab_uri_handler_get_uri (GstElement * element,
-    gchar * const *device_path);
-gboolean fgrab_uri_handler_set_uri (GstElement * element, gchar ** device_path,
-    gpointer const *open_device, const gchar * uri, GError ** error);
+/* The GstURIHandler of fgrabsrc and fgrabsink: fgrab:///dev/videoN names
+ * the device property.  A new URI is refused with GST_URI_ERROR_BAD_STATE
+ * while the device is open (from READY on, as for the device property);
+ * "device" is notified when it changes. */
+void fgrab_uri_handler_init (gpointer g_iface, gpointer iface_data);
 
 G_END_DECLS
 #endif /* __FGRAB_URI_H__ */

@@ -70,7 +70,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
-#include "fgrabelement.h"
+#include "fgrabobject.h"
 #include "fgraburi.h"
 #include "gstfgrabsink.h"
 
@@ -78,60 +78,29 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_sink_debug);
 #define GST_CAT_DEFAULT gst_fgrab_sink_debug
 
 #define DEFAULT_DEVICE "/dev/video1"
-#define DEFAULT_WRITEBUFFERS 0
-#define DEFAULT_OUTPUTMODE 0
-#define DEFAULT_EXTENDEDMODE 0
-/* keep the driver's output and standard */
-#define DEFAULT_OUTPUT -1
-#define DEFAULT_NORM 0
 #define DEFAULT_WRITE_SIZE GST_FGRAB_WRITE_SIZE_AUTO
 
 #define MIN_POOL_BUFFERS 2
 
 enum
 {
-  PROP_0,
-  PROP_DEVICE,
-  PROP_DEVICE_NAME,
-  PROP_WRITEBUFFERS,
-  PROP_OUTPUTMODE,
-  PROP_EXTENDEDMODE,
-  PROP_OUTPUT,
-  PROP_NORM,
-  PROP_WRITE_SIZE,
+  PROP_WRITE_SIZE = FGRAB_PROP_LAST,
 };
 
 struct _GstFgrabSink
 {
   GstVideoSink parent;
 
+  /* properties, device: shared with fgrabsrc */
+  FgrabObject obj;
   /* Settings, under the object lock. */
-  gchar *device_path;
-  guint writebuffers;
-  guint outputmode;
-  guint extendedmode;
-  gint output;
-  gint norm;
   GstFgrabWriteSize write_size;
-  /* output or norm changed while open: applied at the next start */
-  gboolean selection_pending;
-  /* The driver's output and standard, read back while open (-1 and 0
-   * when it does not say). */
-  gint actual_output;
-  gint actual_norm;
   /* What the driver kept, valid once configured. */
-  gboolean configured;
-  guint actual_writebuffers;
-  guint actual_outputmode;
-  guint actual_extendedmode;
   GstFgrabWriteSize actual_write_size;
 
   /* Stream state: state changes and the streaming thread. */
-  FgrabDevice *device;
-  gboolean io_started;
   /* a frame was abandoned half written: the driver holds its start */
   gboolean partial;
-  gboolean params_warned;
   GstCaps *configured_caps;
   const FgrabFormat *format;
   /* the caps' own layout and the driver's */
@@ -153,32 +122,11 @@ struct _GstFgrabSink
   guint64 frames;
 };
 
-static void gst_fgrab_sink_uri_handler_init (gpointer g_iface,
-    gpointer iface_data);
-
 #define gst_fgrab_sink_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstFgrabSink, gst_fgrab_sink, GST_TYPE_VIDEO_SINK,
-    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
-        gst_fgrab_sink_uri_handler_init));
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER, fgrab_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE (fgrabsink, "fgrabsink", GST_RANK_NONE,
     GST_TYPE_FGRAB_SINK);
-
-GType
-gst_fgrab_output_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GFlagsValue values[] = {
-    {GST_FGRAB_OUTPUT_MODE_HIGH_QUALITY,
-        "High quality output mode (V4L2_MODE_HIGHQUALITY)", "high-quality"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType tmp = g_flags_register_static ("GstFgrabOutputMode", values);
-    g_once_init_leave (&type, tmp);
-  }
-  return type;
-}
 
 GType
 gst_fgrab_write_size_get_type (void)
@@ -228,113 +176,12 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
   GstVideoSinkClass *videosink_class = GST_VIDEO_SINK_CLASS (klass);
-  GstPadTemplate *templ;
-  GstCaps *caps;
 
   gobject_class->finalize = gst_fgrab_sink_finalize;
+  fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
+  /* write-size is the sink's own; the rest goes to fgrab_object_* */
   gobject_class->set_property = gst_fgrab_sink_set_property;
   gobject_class->get_property = gst_fgrab_sink_get_property;
-
-  /**
-   * GstFgrabSink:device:
-   *
-   * The V4L2 output node to write to.  It must support write()
-   * (V4L2_CAP_READWRITE).
-   */
-  g_object_class_install_property (gobject_class, PROP_DEVICE,
-      g_param_spec_string ("device", "Device",
-          "V4L2 output device node to write() to", DEFAULT_DEVICE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
-
-  /**
-   * GstFgrabSink:device-name:
-   *
-   * The card name the driver reports (VIDIOC_QUERYCAP), once the device is
-   * open.
-   */
-  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
-      g_param_spec_string ("device-name", "Device name",
-          "Name of the device (the driver's card name), NULL until opened",
-          NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-
-  /**
-   * GstFgrabSink:writebuffers:
-   *
-   * The number of buffers the driver should use for write()
-   * (v4l2_outputparm.writebuffers).  0 leaves the driver's setting.  Once
-   * the stream is configured the property reads back what the driver
-   * actually uses.
-   */
-  g_object_class_install_property (gobject_class, PROP_WRITEBUFFERS,
-      g_param_spec_uint ("writebuffers", "Write buffers",
-          "Buffers the driver uses for write() (0 = keep the driver's "
-          "setting; reads back the driver's value once configured)",
-          0, G_MAXUINT32, DEFAULT_WRITEBUFFERS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSink:outputmode:
-   *
-   * Flags for v4l2_outputparm.outputmode.  Reads back what the driver kept
-   * once the stream is configured.
-   */
-  g_object_class_install_property (gobject_class, PROP_OUTPUTMODE,
-      g_param_spec_flags ("outputmode", "Output mode",
-          "Output mode flags (reads back what the driver kept once "
-          "configured)", GST_TYPE_FGRAB_OUTPUT_MODE, DEFAULT_OUTPUTMODE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSink:extendedmode:
-   *
-   * The driver-specific v4l2_outputparm.extendedmode value; 0 unless the
-   * driver documents a meaning.
-   */
-  g_object_class_install_property (gobject_class, PROP_EXTENDEDMODE,
-      g_param_spec_uint ("extendedmode", "Extended mode",
-          "Driver-specific extended output mode (0 = none)",
-          0, G_MAXUINT32, DEFAULT_EXTENDEDMODE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSink:output:
-   *
-   * The output to write to, numbered as VIDIOC_ENUMOUTPUT lists them
-   * (v4l2-ctl --list-outputs).  -1 leaves the driver's current output.  It
-   * is selected when the device opens (NULL to READY), before the caps
-   * are probed, since the output decides the formats and sizes.  While
-   * the device is open the property reads back the driver's output.
-   * Set in READY, it is applied at the next READY to PAUSED and reads
-   * back the value set until then.
-   */
-  g_object_class_install_property (gobject_class, PROP_OUTPUT,
-      g_param_spec_int ("output", "Output",
-          "Output to write to, as VIDIOC_ENUMOUTPUT numbers them (-1 = "
-          "keep the driver's; reads back the driver's output while open)",
-          -1, G_MAXINT, DEFAULT_OUTPUT,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSink:norm:
-   *
-   * The analog video standard of the output (VIDIOC_S_STD), set after the
-   * output when the device opens.  It decides the frame size (PAL and
-   * SECAM 720x576, NTSC 720x480 on most cards).  none leaves the driver's
-   * standard.  While the device is open the property reads back the
-   * driver's standard.  Set in READY, it is applied at the next READY to
-   * PAUSED.
-   */
-  g_object_class_install_property (gobject_class, PROP_NORM,
-      g_param_spec_enum ("norm", "Norm",
-          "Analog video standard of the output (none = keep the driver's; "
-          "reads back the driver's standard while open)",
-          GST_TYPE_FGRAB_NORM, DEFAULT_NORM,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
 
   /**
    * GstFgrabSink:write-size:
@@ -364,11 +211,6 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
       "Writes video to a V4L2 device with write() under poll()",
       "The fgrab authors");
 
-  caps = fgrab_format_get_all_caps ();
-  templ = gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps);
-  gst_element_class_add_pad_template (element_class, templ);
-  gst_caps_unref (caps);
-
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_sink_change_state);
 
   basesink_class->get_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_get_caps);
@@ -383,8 +225,6 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   basesink_class->preroll = GST_DEBUG_FUNCPTR (gst_fgrab_sink_preroll);
   videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
 
-  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_OUTPUT_MODE, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_WRITE_SIZE, 0);
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
@@ -394,14 +234,8 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
 static void
 gst_fgrab_sink_init (GstFgrabSink * self)
 {
-  self->device_path = g_strdup (DEFAULT_DEVICE);
-  self->writebuffers = DEFAULT_WRITEBUFFERS;
-  self->outputmode = DEFAULT_OUTPUTMODE;
-  self->extendedmode = DEFAULT_EXTENDEDMODE;
-  self->output = DEFAULT_OUTPUT;
-  self->norm = DEFAULT_NORM;
+  fgrab_object_init (&self->obj, GST_ELEMENT (self), TRUE, DEFAULT_DEVICE);
   self->write_size = DEFAULT_WRITE_SIZE;
-  self->actual_output = -1;
   gst_video_info_init (&self->info);
 }
 
@@ -410,11 +244,10 @@ gst_fgrab_sink_finalize (GObject * object)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
-  fgrab_device_unref (self->device);
+  fgrab_object_finalize (&self->obj);
   gst_clear_caps (&self->configured_caps);
   gst_clear_buffer (&self->preroll_shown);
   g_free (self->staging);
-  g_free (self->device_path);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -425,45 +258,13 @@ gst_fgrab_sink_set_property (GObject * object, guint prop_id,
 {
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_DEVICE:
-      if (self->device) {
-        /* the node is open from READY on: a new path needs NULL */
-        GST_WARNING_OBJECT (self, "device can only be changed in NULL state");
-        break;
-      }
-      g_free (self->device_path);
-      self->device_path = g_value_dup_string (value);
-      break;
-    case PROP_WRITEBUFFERS:
-      self->writebuffers = g_value_get_uint (value);
-      self->configured = FALSE;
-      break;
-    case PROP_OUTPUTMODE:
-      self->outputmode = g_value_get_flags (value);
-      self->configured = FALSE;
-      break;
-    case PROP_EXTENDEDMODE:
-      self->extendedmode = g_value_get_uint (value);
-      self->configured = FALSE;
-      break;
-    case PROP_OUTPUT:
-      self->output = g_value_get_int (value);
-      self->selection_pending = self->device != NULL;
-      break;
-    case PROP_NORM:
-      self->norm = g_value_get_enum (value);
-      self->selection_pending = self->device != NULL;
-      break;
-    case PROP_WRITE_SIZE:
-      self->write_size = g_value_get_enum (value);
-      self->configured = FALSE;
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+  if (prop_id != PROP_WRITE_SIZE) {
+    fgrab_object_set_property (object, prop_id, value, pspec);
+    return;
   }
+  GST_OBJECT_LOCK (self);
+  self->write_size = g_value_get_enum (value);
+  self->obj.configured = FALSE;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -473,133 +274,32 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
 {
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_DEVICE:
-      g_value_set_string (value, self->device_path);
-      break;
-    case PROP_DEVICE_NAME:
-      g_value_take_string (value, self->device ?
-          fgrab_device_dup_card (self->device) : NULL);
-      break;
-    case PROP_WRITEBUFFERS:
-      g_value_set_uint (value, self->configured ? self->actual_writebuffers :
-          self->writebuffers);
-      break;
-    case PROP_OUTPUTMODE:
-      g_value_set_flags (value, self->configured ? self->actual_outputmode :
-          self->outputmode);
-      break;
-    case PROP_EXTENDEDMODE:
-      g_value_set_uint (value, self->configured ? self->actual_extendedmode :
-          self->extendedmode);
-      break;
-    case PROP_OUTPUT:
-      g_value_set_int (value, self->device && !self->selection_pending &&
-          self->actual_output >= 0 ? self->actual_output : self->output);
-      break;
-    case PROP_NORM:
-      g_value_set_enum (value, self->device && !self->selection_pending &&
-          self->actual_norm != 0 ? self->actual_norm : self->norm);
-      break;
-    case PROP_WRITE_SIZE:
-      g_value_set_enum (value, self->configured ? self->actual_write_size :
-          self->write_size);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+  if (prop_id != PROP_WRITE_SIZE) {
+    fgrab_object_get_property (object, prop_id, value, pspec);
+    return;
   }
+  GST_OBJECT_LOCK (self);
+  g_value_set_enum (value, self->obj.configured ? self->actual_write_size :
+      self->write_size);
   GST_OBJECT_UNLOCK (self);
 }
 
-/* The output first, then the standard, which depends on it.  Both change
- * the formats and sizes, so this runs before the caps are probed.  Unset
- * ones leave the driver alone. */
-static gboolean
-gst_fgrab_sink_select (GstFgrabSink * self, FgrabDevice * device)
-{
-  GError *error = NULL;
-  gint output, norm, actual_output, actual_norm;
-
-  GST_OBJECT_LOCK (self);
-  output = self->output;
-  norm = self->norm;
-  self->selection_pending = FALSE;
-  GST_OBJECT_UNLOCK (self);
-
-  if (!fgrab_device_select (device, output, norm, &actual_output,
-          &actual_norm, &error)) {
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-    g_error_free (error);
-    return FALSE;
-  }
-
-  GST_OBJECT_LOCK (self);
-  self->actual_output = actual_output;
-  self->actual_norm = actual_norm;
-  GST_OBJECT_UNLOCK (self);
-  return TRUE;
-}
-
-static gboolean
-gst_fgrab_sink_open (GstFgrabSink * self)
-{
-  FgrabDevice *device;
-  GError *error = NULL;
-  gchar *path;
-
-  GST_OBJECT_LOCK (self);
-  path = g_strdup (self->device_path);
-  GST_OBJECT_UNLOCK (self);
-
-  if (path == NULL || *path == '\0') {
-    g_free (path);
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No device given. Set the 'device' property to a V4L2 output node "
-            "such as /dev/video1."), (NULL));
-    return FALSE;
-  }
-
-  device = fgrab_device_new (path, TRUE);
-  g_free (path);
-
-  if (!fgrab_device_open (device, &error)) {
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-    g_error_free (error);
-    fgrab_device_unref (device);
-    return FALSE;
-  }
-
-  GST_INFO_OBJECT (self, "opened %s ('%s')", device->path, device->vcap.card);
-
-  if (!gst_fgrab_sink_select (self, device)) {
-    fgrab_device_unref (device);
-    return FALSE;
-  }
-
-  self->io_started = FALSE;
-  self->params_warned = FALSE;
-  fgrab_element_replace_device (GST_ELEMENT (self), &self->device, device);
-  return TRUE;
-}
-
+static void clear_configuration (GstFgrabSink * self);
 static gboolean gst_fgrab_sink_reopen (GstFgrabSink * self,
     gboolean post_errors);
-static void clear_configuration (GstFgrabSink * self);
 
 /* Upstream can only fail to negotiate with a node that offers no format
  * write() can carry; say why instead. */
 static gboolean
 gst_fgrab_sink_check_formats (GstFgrabSink * self)
 {
-  GstCaps *caps = fgrab_device_probe_caps (self->device);
+  GstCaps *caps = fgrab_device_probe_caps (self->obj.device);
   gboolean ok = caps != NULL && !gst_caps_is_empty (caps);
 
   if (!ok) {
     GError *error = NULL;
 
-    fgrab_device_explain_no_caps (self->device, &error);
+    fgrab_device_explain_no_caps (self->obj.device, &error);
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
   }
@@ -612,19 +312,9 @@ gst_fgrab_sink_check_formats (GstFgrabSink * self)
 static gboolean
 gst_fgrab_sink_prepare (GstFgrabSink * self)
 {
-  gboolean pending;
-
   self->frames = 0;
-  /* after an unplug the node may be closed: try it again */
-  if (!gst_fgrab_sink_reopen (self, TRUE))
-    return FALSE;
-
-  GST_OBJECT_LOCK (self);
-  pending = self->selection_pending;
-  GST_OBJECT_UNLOCK (self);
-  if (pending && !gst_fgrab_sink_select (self, self->device))
-    return FALSE;
-  return gst_fgrab_sink_check_formats (self);
+  self->partial = FALSE;
+  return fgrab_object_start (&self->obj) && gst_fgrab_sink_check_formats (self);
 }
 
 /* PAUSED->READY: the driver stops repeating the last frame, and the next
@@ -652,7 +342,7 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
 
   switch (transition) {
     case GST_STATE_CHANGE_NULL_TO_READY:
-      if (!gst_fgrab_sink_open (self))
+      if (!fgrab_object_open (&self->obj))
         return GST_STATE_CHANGE_FAILURE;
       break;
     case GST_STATE_CHANGE_READY_TO_PAUSED:
@@ -670,7 +360,7 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
       gst_fgrab_sink_finish (self);
       break;
     case GST_STATE_CHANGE_READY_TO_NULL:
-      fgrab_element_replace_device (element, &self->device, NULL);
+      fgrab_object_close (&self->obj);
       break;
     default:
       break;
@@ -684,8 +374,7 @@ gst_fgrab_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
 
-  return fgrab_element_get_caps (GST_ELEMENT (self), &self->device,
-      GST_BASE_SINK_PAD (bsink), filter);
+  return fgrab_object_get_caps (&self->obj, GST_BASE_SINK_PAD (bsink), filter);
 }
 
 static void
@@ -695,37 +384,16 @@ clear_configuration (GstFgrabSink * self)
   self->format = NULL;
   gst_video_info_init (&self->info);
   memset (&self->layout, 0, sizeof (self->layout));
-  GST_OBJECT_LOCK (self);
-  self->configured = FALSE;
-  GST_OBJECT_UNLOCK (self);
+  fgrab_object_unconfigure (&self->obj);
 }
 
-/* Reopens the node: write() I/O, once started, can only be stopped by
- * closing, and the driver refuses a new format until then (vb2 answers
- * S_FMT with EBUSY).  Closing also drops what the driver holds of a frame
- * abandoned half way.  Also opens a node that an earlier reopen could not
- * (it was unplugged). */
+/* The node reopened (see fgrab_object_reopen); closing also drops what
+ * the driver holds of a frame abandoned half way. */
 static gboolean
 gst_fgrab_sink_reopen (GstFgrabSink * self, gboolean post_errors)
 {
-  GError *error = NULL;
-  gboolean ok;
-
-  if (!self->io_started && !self->partial &&
-      fgrab_device_is_open (self->device))
-    return TRUE;
-
-  GST_DEBUG_OBJECT (self, "reopening the device to end write() I/O");
-  ok = fgrab_device_reopen (self->device, &error);
-  self->io_started = FALSE;
   self->partial = FALSE;
-
-  if (!ok && post_errors)
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-  else if (!ok)
-    GST_WARNING_OBJECT (self, "could not reopen: %s", error->message);
-  g_clear_error (&error);
-  return ok;
+  return fgrab_object_reopen (&self->obj, post_errors);
 }
 
 /* The row length of each plane as the buffer stores it, from its video
@@ -750,92 +418,35 @@ buffer_matches_layout (GstFgrabSink * self, GstBuffer * buf)
   return gst_buffer_get_size (buf) >= self->layout.payload;
 }
 
-static gboolean
-layout_is_default (GstFgrabSink * self)
-{
-  guint p;
-
-  if (self->layout.n_planes != GST_VIDEO_INFO_N_PLANES (&self->info))
-    return FALSE;
-  for (p = 0; p < self->layout.n_planes; p++) {
-    if (self->layout.stride[p] != GST_VIDEO_INFO_PLANE_STRIDE (&self->info, p)
-        || self->layout.offset[p] != GST_VIDEO_INFO_PLANE_OFFSET (&self->info,
-            p))
-      return FALSE;
-  }
-  return TRUE;
-}
-
 /* S_PARM with the caps' rate and the properties, and what the driver kept
  * into the properties.  Never fails: a driver without S_PARM still takes
  * frames, and sync paces them. */
 static void
 configure_params (GstFgrabSink * self, gint fps_n, gint fps_d)
 {
-  FgrabDevice *device = self->device;
   FgrabStreamParams params;
-  GError *error = NULL;
-  guint writebuffers, outputmode, extendedmode;
+  const gchar *path = self->obj.device->path;
   gboolean rate_asked = fps_n > 0 && fps_d > 0;
 
-  GST_OBJECT_LOCK (self);
-  writebuffers = self->writebuffers;
-  outputmode = self->outputmode;
-  extendedmode = self->extendedmode;
-  GST_OBJECT_UNLOCK (self);
+  if (!fgrab_object_set_params (&self->obj, fps_n, fps_d, &params) ||
+      !rate_asked)
+    return;
 
-  memset (&params, 0, sizeof (params));
-  params.mode = outputmode;
-  params.extendedmode = extendedmode;
-  params.buffers = writebuffers;
-  /* timeperframe is the inverse of the rate; 0/0 asks for the nominal
-   * rate, never a denominator of 0 with a numerator */
-  if (rate_asked) {
-    params.period_n = fps_d;
-    params.period_d = fps_n;
-  }
-
-  if (!fgrab_device_set_params (device, &params, &error)) {
-    if (!self->params_warned) {
-      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-          ("Device '%s' does not accept output parameters (frame rate, "
-              "write buffers, output mode); frames are paced by the clock.",
-              device->path), ("%s", error->message));
-      self->params_warned = TRUE;
-    } else {
-      GST_DEBUG_OBJECT (self, "S_PARM refused again: %s", error->message);
-    }
-    g_clear_error (&error);
-    if (!fgrab_device_get_params (device, &params, NULL))
-      memset (&params, 0, sizeof (params));
-  } else if (rate_asked && !(params.capability & V4L2_CAP_TIMEPERFRAME)) {
-    if (!self->params_warned) {
+  if (!(params.capability & V4L2_CAP_TIMEPERFRAME)) {
+    if (!self->obj.params_warned)
       GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
           ("Device '%s' cannot be told the frame rate; frames are paced by "
-              "the clock.", device->path),
+              "the clock.", path),
           ("no V4L2_CAP_TIMEPERFRAME, asked %d/%d fps", fps_n, fps_d));
-      self->params_warned = TRUE;
-    }
-  } else if (rate_asked && (params.period_n == 0 || params.period_d == 0 ||
-          gst_util_fraction_compare (fps_n, fps_d, params.period_d,
-              params.period_n) != 0)) {
+    self->obj.params_warned = TRUE;
+  } else if (params.period_n == 0 || params.period_d == 0 ||
+      gst_util_fraction_compare (fps_n, fps_d, params.period_d,
+          params.period_n) != 0) {
     GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
         ("The driver of '%s' set the frame period to %u/%u s instead of "
             "%d/%d s; frames are still written at their running time.",
-            device->path, params.period_n, params.period_d, fps_d, fps_n),
-        (NULL));
+            path, params.period_n, params.period_d, fps_d, fps_n), (NULL));
   }
-
-  if (outputmode != params.mode)
-    GST_INFO_OBJECT (self, "driver kept output mode 0x%x of 0x%x",
-        params.mode, outputmode);
-
-  GST_OBJECT_LOCK (self);
-  self->actual_writebuffers = params.buffers;
-  self->actual_outputmode = params.mode;
-  self->actual_extendedmode = params.extendedmode;
-  self->configured = TRUE;
-  GST_OBJECT_UNLOCK (self);
 }
 
 /* At least @size bytes of staging.  A new one is zeroed, and @clear zeroes
@@ -864,10 +475,10 @@ choose_write_size (GstFgrabSink * self)
   GST_OBJECT_UNLOCK (self);
 
   if (write_size == GST_FGRAB_WRITE_SIZE_AUTO) {
-    write_size = fgrab_device_takes_frame_per_write (self->device) ?
+    write_size = fgrab_device_takes_frame_per_write (self->obj.device) ?
         GST_FGRAB_WRITE_SIZE_PAYLOAD : GST_FGRAB_WRITE_SIZE_SIZEIMAGE;
     GST_INFO_OBJECT (self, "driver '%s' %s: writing frames %s",
-        self->device->vcap.driver,
+        self->obj.device->vcap.driver,
         write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
         "takes one write() a frame" : "is taken to be vb2's write()",
         write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
@@ -880,7 +491,7 @@ choose_write_size (GstFgrabSink * self)
 static gboolean
 gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
 {
-  FgrabDevice *device = self->device;
+  FgrabDevice *device = self->obj.device;
   GstVideoInfo device_info;
   GError *error = NULL;
   const GstStructure *s;
@@ -917,11 +528,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   /* encoded frames go out as they come: only raw ones need the layout */
   if (!fgrab_device_get_layout (device, &device_info, &self->layout) &&
       self->format->kind == FGRAB_FORMAT_KIND_RAW) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Device '%s' describes its frames in a way that cannot be used "
-            "(bytes per line or image size are wrong).", device->path),
-        ("bytesperline %u sizeimage %u", device->format.fmt.pix.bytesperline,
-            device->format.fmt.pix.sizeimage));
+    fgrab_object_post_layout_error (&self->obj);
     goto failed;
   }
 
@@ -948,7 +555,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   if (self->pad_to_sizeimage)
     ensure_staging (self, self->layout.sizeimage, TRUE);
   else if (self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      !layout_is_default (self))
+      !fgrab_layout_is_default (&self->layout, &self->info))
     ensure_staging (self, self->layout.payload, TRUE);
 
   GST_INFO_OBJECT (self, "configured %" GST_PTR_FORMAT ": payload %"
@@ -1031,7 +638,7 @@ gst_fgrab_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
   size = GST_VIDEO_INFO_SIZE (&info);
   if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps)
       && self->format && self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      !layout_is_default (self))
+      !fgrab_layout_is_default (&self->layout, &self->info))
     device_layout = alignment_for_layout (self, &info, &align, &size);
 
   if (need_pool) {
@@ -1067,8 +674,7 @@ gst_fgrab_sink_unlock (GstBaseSink * bsink)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
 
-  GST_LOG_OBJECT (self, "flushing");
-  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, TRUE);
+  fgrab_object_set_flushing (&self->obj, TRUE);
   return TRUE;
 }
 
@@ -1077,8 +683,7 @@ gst_fgrab_sink_unlock_stop (GstBaseSink * bsink)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
 
-  GST_LOG_OBJECT (self, "no longer flushing");
-  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, FALSE);
+  fgrab_object_set_flushing (&self->obj, FALSE);
   return TRUE;
 }
 
@@ -1138,7 +743,7 @@ gst_fgrab_sink_preroll (GstBaseSink * bsink, GstBuffer * buf)
 static GstFlowReturn
 write_frame (GstFgrabSink * self, const guint8 * data, gsize size)
 {
-  FgrabDevice *device = self->device;
+  FgrabDevice *device = self->obj.device;
   gboolean raw = self->format->kind == FGRAB_FORMAT_KIND_RAW;
   gsize done = 0;
   guint calls = 0;
@@ -1152,7 +757,7 @@ write_frame (GstFgrabSink * self, const guint8 * data, gsize size)
 
     res = fgrab_device_write (device, data + done, size - done,
         &written, &n_writes, &error);
-    self->io_started = TRUE;
+    self->obj.io_started = TRUE;
     done += written;
     calls += n_writes;
 
@@ -1202,35 +807,6 @@ write_frame (GstFgrabSink * self, const guint8 * data, gsize size)
 
 /* Copies the picture of @buf into the staging buffer in the driver's
  * layout.  Each line keeps whatever its padding held. */
-static gboolean
-repack_frame (GstFgrabSink * self, GstBuffer * buf)
-{
-  GstVideoFrame frame;
-  guint p;
-
-  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READ))
-    return FALSE;
-
-  for (p = 0; p < self->layout.n_planes; p++) {
-    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
-    guint8 *dst = self->staging + self->layout.offset[p];
-    gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gint rows, row_bytes, y;
-
-    gst_video_format_info_component (frame.info.finfo, p, comp);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, comp[0]);
-    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (&frame, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, comp[0]);
-    row_bytes = MIN (row_bytes, MIN (src_stride, self->layout.stride[p]));
-    for (y = 0; y < rows; y++)
-      memcpy (dst + (gsize) y * self->layout.stride[p],
-          src + (gsize) y * src_stride, row_bytes);
-  }
-  gst_video_frame_unmap (&frame);
-  return TRUE;
-}
-
 static GstFlowReturn
 render_raw (GstFgrabSink * self, GstBuffer * buf)
 {
@@ -1260,14 +836,15 @@ render_raw (GstFgrabSink * self, GstBuffer * buf)
 
   ensure_staging (self, frame_size, FALSE);
   GST_LOG_OBJECT (self, "repacking into the driver's layout");
-  if (!repack_frame (self, buf))
+  if (!fgrab_repack_frame (buf, &self->info, self->staging, &self->layout,
+          TRUE))
     goto map_failed;
   return write_frame (self, self->staging, frame_size);
 
 map_failed:
   GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
       ("Could not map a video frame of %" G_GSIZE_FORMAT " bytes for "
-          "device '%s'.", gst_buffer_get_size (buf), self->device->path),
+          "device '%s'.", gst_buffer_get_size (buf), self->obj.device->path),
       ("caps %" GST_PTR_FORMAT, self->configured_caps));
   return GST_FLOW_ERROR;
 }
@@ -1290,8 +867,8 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
     }
   }
 
-  if (self->format == NULL || self->device == NULL ||
-      !fgrab_device_is_open (self->device))
+  if (self->format == NULL || self->obj.device == NULL ||
+      !fgrab_device_is_open (self->obj.device))
     return GST_FLOW_NOT_NEGOTIATED;
 
   if (self->partial) {
@@ -1319,7 +896,8 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
           ("A frame of %" G_GSIZE_FORMAT " bytes is larger than the %"
               G_GSIZE_FORMAT " bytes device '%s' takes a frame: readers get "
               "it cut in parts. Lower the encoder's quality or bit rate.",
-              map.size, self->layout.sizeimage, self->device->path), (NULL));
+              map.size, self->layout.sizeimage, self->obj.device->path),
+          (NULL));
       self->oversize_warned = TRUE;
     }
     if (map.size == 0) {
@@ -1355,47 +933,4 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
     ret = GST_FLOW_OK;
   }
   return ret;
-}
-
-/* GstURIHandler: fgrab:///dev/videoN names the device, so that playbin,
- * uridecodebin and applications that take URIs can use the element. */
-static GstURIType
-gst_fgrab_sink_uri_get_type (GType type)
-{
-  return GST_URI_SINK;
-}
-
-static const gchar *const *
-gst_fgrab_sink_uri_get_protocols (GType type)
-{
-  return fgrab_uri_get_protocols ();
-}
-
-static gchar *
-gst_fgrab_sink_uri_get_uri (GstURIHandler * handler)
-{
-  GstFgrabSink *self = GST_FGRAB_SINK (handler);
-
-  return fgrab_uri_handler_get_uri (GST_ELEMENT (self), &self->device_path);
-}
-
-static gboolean
-gst_fgrab_sink_uri_set_uri (GstURIHandler * handler, const gchar * uri,
-    GError ** error)
-{
-  GstFgrabSink *self = GST_FGRAB_SINK (handler);
-
-  return fgrab_uri_handler_set_uri (GST_ELEMENT (self), &self->device_path,
-      (gpointer const *) &self->device, uri, error);
-}
-
-static void
-gst_fgrab_sink_uri_handler_init (gpointer g_iface, gpointer iface_data)
-{
-  GstURIHandlerInterface *iface = (GstURIHandlerInterface *) g_iface;
-
-  iface->get_type = gst_fgrab_sink_uri_get_type;
-  iface->get_protocols = gst_fgrab_sink_uri_get_protocols;
-  iface->get_uri = gst_fgrab_sink_uri_get_uri;
-  iface->set_uri = gst_fgrab_sink_uri_set_uri;
 }

@@ -60,7 +60,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
-#include "fgrabelement.h"
+#include "fgrabobject.h"
 #include "fgraburi.h"
 #include "gstfgrabsrc.h"
 
@@ -68,12 +68,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 #define DEFAULT_DEVICE "/dev/video0"
-#define DEFAULT_READBUFFERS 0
-#define DEFAULT_CAPTUREMODE 0
-#define DEFAULT_EXTENDEDMODE 0
-/* keep the driver's input and standard */
-#define DEFAULT_INPUT -1
-#define DEFAULT_NORM 0
 
 /* Chunk read at a time from a byte-stream device when the driver does not
  * say how much it buffers. */
@@ -86,44 +80,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 /* Shortest wait while poll is trusted to wake the reader. */
 #define MIN_TRUSTED_POLL_TIMEOUT (100 * GST_MSECOND)
 
-enum
-{
-  PROP_0,
-  PROP_DEVICE,
-  PROP_DEVICE_NAME,
-  PROP_READBUFFERS,
-  PROP_CAPTUREMODE,
-  PROP_EXTENDEDMODE,
-  PROP_INPUT,
-  PROP_NORM,
-};
 
 struct _GstFgrabSrc
 {
   GstPushSrc parent;
 
-  /* Settings, under the object lock. */
-  gchar *device_path;
-  guint readbuffers;
-  guint capturemode;
-  guint extendedmode;
-  gint input;
-  gint norm;
-  /* input or norm changed while open: applied at the next start */
-  gboolean selection_pending;
-  /* The driver's input and standard, read back while open (-1 and 0
-   * when it does not say). */
-  gint actual_input;
-  gint actual_norm;
-  /* What the driver kept, valid once configured. */
-  gboolean configured;
-  guint actual_readbuffers;
-  guint actual_capturemode;
-  guint actual_extendedmode;
+  /* properties, device: shared with fgrabsink */
+  FgrabObject obj;
 
   /* Stream state: state changes and the streaming thread. */
-  FgrabDevice *device;
-  gboolean io_started;
   GstCaps *configured_caps;
   const FgrabFormat *format;
   GstVideoInfo info;
@@ -149,39 +114,13 @@ struct _GstFgrabSrc
   gboolean eio_reopened;
 };
 
-static void gst_fgrab_src_uri_handler_init (gpointer g_iface,
-    gpointer iface_data);
-
 #define gst_fgrab_src_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstFgrabSrc, gst_fgrab_src, GST_TYPE_PUSH_SRC,
-    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
-        gst_fgrab_src_uri_handler_init));
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER, fgrab_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE (fgrabsrc, "fgrabsrc", GST_RANK_NONE,
     GST_TYPE_FGRAB_SRC);
 
-GType
-gst_fgrab_capture_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GFlagsValue values[] = {
-    {GST_FGRAB_CAPTURE_MODE_HIGH_QUALITY,
-          "High quality mode for still captures (V4L2_MODE_HIGHQUALITY)",
-        "high-quality"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType tmp = g_flags_register_static ("GstFgrabCaptureMode", values);
-    g_once_init_leave (&type, tmp);
-  }
-  return type;
-}
-
 static void gst_fgrab_src_finalize (GObject * object);
-static void gst_fgrab_src_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_fgrab_src_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
 static GstStateChangeReturn gst_fgrab_src_change_state (GstElement * element,
     GstStateChange transition);
 static GstCaps *gst_fgrab_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter);
@@ -204,123 +143,15 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
   GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
-  GstPadTemplate *templ;
-  GstCaps *caps;
 
   gobject_class->finalize = gst_fgrab_src_finalize;
-  gobject_class->set_property = gst_fgrab_src_set_property;
-  gobject_class->get_property = gst_fgrab_src_get_property;
 
-  /**
-   * GstFgrabSrc:device:
-   *
-   * The V4L2 capture node to read from.  It must support read()
-   * (V4L2_CAP_READWRITE).
-   */
-  g_object_class_install_property (gobject_class, PROP_DEVICE,
-      g_param_spec_string ("device", "Device",
-          "V4L2 capture device node to read() from", DEFAULT_DEVICE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
-
-  /**
-   * GstFgrabSrc:device-name:
-   *
-   * The card name the driver reports (VIDIOC_QUERYCAP), once the device is
-   * open.
-   */
-  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
-      g_param_spec_string ("device-name", "Device name",
-          "Name of the device (the driver's card name), NULL until opened",
-          NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-
-  /**
-   * GstFgrabSrc:readbuffers:
-   *
-   * The number of buffers the driver should use for read()
-   * (v4l2_captureparm.readbuffers).  0 leaves the driver's setting.  Once
-   * the stream is configured the property reads back what the driver
-   * actually uses.
-   */
-  g_object_class_install_property (gobject_class, PROP_READBUFFERS,
-      g_param_spec_uint ("readbuffers", "Read buffers",
-          "Buffers the driver uses for read() (0 = keep the driver's "
-          "setting; reads back the driver's value once configured)",
-          0, G_MAXUINT32, DEFAULT_READBUFFERS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSrc:capturemode:
-   *
-   * Flags for v4l2_captureparm.capturemode.  Reads back what the driver
-   * kept once the stream is configured.
-   */
-  g_object_class_install_property (gobject_class, PROP_CAPTUREMODE,
-      g_param_spec_flags ("capturemode", "Capture mode",
-          "Capture mode flags (reads back what the driver kept once "
-          "configured)", GST_TYPE_FGRAB_CAPTURE_MODE, DEFAULT_CAPTUREMODE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSrc:extendedmode:
-   *
-   * The driver-specific v4l2_captureparm.extendedmode value; 0 unless the
-   * driver documents a meaning.
-   */
-  g_object_class_install_property (gobject_class, PROP_EXTENDEDMODE,
-      g_param_spec_uint ("extendedmode", "Extended mode",
-          "Driver-specific extended capture mode (0 = none)",
-          0, G_MAXUINT32, DEFAULT_EXTENDEDMODE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSrc:input:
-   *
-   * The input to capture from, numbered as VIDIOC_ENUMINPUT lists them
-   * (v4l2-ctl --list-inputs).  -1 leaves the driver's current input.  It
-   * is selected when the device opens (NULL to READY), before the caps
-   * are probed, since the input decides the formats, sizes and rates.
-   * While the device is open the property reads back the driver's input.
-   * Set in READY, it is applied at the next READY to PAUSED and reads
-   * back the value set until then.
-   */
-  g_object_class_install_property (gobject_class, PROP_INPUT,
-      g_param_spec_int ("input", "Input",
-          "Input to capture from, as VIDIOC_ENUMINPUT numbers them (-1 = "
-          "keep the driver's; reads back the driver's input while open)",
-          -1, G_MAXINT, DEFAULT_INPUT,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstFgrabSrc:norm:
-   *
-   * The analog video standard of the input (VIDIOC_S_STD), set after the
-   * input when the device opens.  It decides the frame size and the
-   * nominal frame rate (PAL and SECAM 720x576 at 25/1, NTSC 720x480 at
-   * 30000/1001 on most cards).  none leaves the driver's standard.  While
-   * the device is open the property reads back the driver's standard.
-   * Set in READY, it is applied at the next READY to PAUSED.
-   */
-  g_object_class_install_property (gobject_class, PROP_NORM,
-      g_param_spec_enum ("norm", "Norm",
-          "Analog video standard of the input (none = keep the driver's; "
-          "reads back the driver's standard while open)",
-          GST_TYPE_FGRAB_NORM, DEFAULT_NORM,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+  fgrab_object_class_init (gobject_class, FALSE, DEFAULT_DEVICE);
 
   gst_element_class_set_static_metadata (element_class,
       "Video (fgrab) read() source", "Source/Video/Hardware",
       "Captures video from a V4L2 device with read() under poll()",
       "The fgrab authors");
-
-  caps = fgrab_format_get_all_caps ();
-  templ = gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps);
-  gst_element_class_add_pad_template (element_class, templ);
-  gst_caps_unref (caps);
 
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
 
@@ -337,8 +168,6 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   basesrc_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_src_query);
   pushsrc_class->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
 
-  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_CAPTURE_MODE, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
       "V4L2 read() source");
@@ -347,13 +176,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
 static void
 gst_fgrab_src_init (GstFgrabSrc * self)
 {
-  self->device_path = g_strdup (DEFAULT_DEVICE);
-  self->readbuffers = DEFAULT_READBUFFERS;
-  self->capturemode = DEFAULT_CAPTUREMODE;
-  self->extendedmode = DEFAULT_EXTENDEDMODE;
-  self->input = DEFAULT_INPUT;
-  self->norm = DEFAULT_NORM;
-  self->actual_input = -1;
+  fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
   gst_video_info_init (&self->info);
 
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
@@ -365,167 +188,11 @@ gst_fgrab_src_finalize (GObject * object)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (object);
 
-  fgrab_device_unref (self->device);
+  fgrab_object_finalize (&self->obj);
   gst_clear_caps (&self->configured_caps);
   g_free (self->staging);
-  g_free (self->device_path);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
-gst_fgrab_src_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstFgrabSrc *self = GST_FGRAB_SRC (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_DEVICE:
-      if (self->device) {
-        /* the node is open from READY on: a new path needs NULL */
-        GST_WARNING_OBJECT (self, "device can only be changed in NULL state");
-        break;
-      }
-      g_free (self->device_path);
-      self->device_path = g_value_dup_string (value);
-      break;
-    case PROP_READBUFFERS:
-      self->readbuffers = g_value_get_uint (value);
-      self->configured = FALSE;
-      break;
-    case PROP_CAPTUREMODE:
-      self->capturemode = g_value_get_flags (value);
-      self->configured = FALSE;
-      break;
-    case PROP_EXTENDEDMODE:
-      self->extendedmode = g_value_get_uint (value);
-      self->configured = FALSE;
-      break;
-    case PROP_INPUT:
-      self->input = g_value_get_int (value);
-      self->selection_pending = self->device != NULL;
-      break;
-    case PROP_NORM:
-      self->norm = g_value_get_enum (value);
-      self->selection_pending = self->device != NULL;
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_fgrab_src_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstFgrabSrc *self = GST_FGRAB_SRC (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_DEVICE:
-      g_value_set_string (value, self->device_path);
-      break;
-    case PROP_DEVICE_NAME:
-      g_value_take_string (value, self->device ?
-          fgrab_device_dup_card (self->device) : NULL);
-      break;
-    case PROP_READBUFFERS:
-      g_value_set_uint (value, self->configured ? self->actual_readbuffers :
-          self->readbuffers);
-      break;
-    case PROP_CAPTUREMODE:
-      g_value_set_flags (value, self->configured ? self->actual_capturemode :
-          self->capturemode);
-      break;
-    case PROP_EXTENDEDMODE:
-      g_value_set_uint (value, self->configured ? self->actual_extendedmode :
-          self->extendedmode);
-      break;
-    case PROP_INPUT:
-      g_value_set_int (value, self->device && !self->selection_pending &&
-          self->actual_input >= 0 ? self->actual_input : self->input);
-      break;
-    case PROP_NORM:
-      g_value_set_enum (value, self->device && !self->selection_pending &&
-          self->actual_norm != 0 ? self->actual_norm : self->norm);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* The input first, then the standard, which depends on it.  Both change
- * the formats, sizes and nominal rate, so this runs before the caps are
- * probed.  Unset ones leave the driver alone. */
-static gboolean
-gst_fgrab_src_select (GstFgrabSrc * self, FgrabDevice * device)
-{
-  GError *error = NULL;
-  gint input, norm, actual_input, actual_norm;
-
-  GST_OBJECT_LOCK (self);
-  input = self->input;
-  norm = self->norm;
-  self->selection_pending = FALSE;
-  GST_OBJECT_UNLOCK (self);
-
-  if (!fgrab_device_select (device, input, norm, &actual_input, &actual_norm,
-          &error)) {
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-    g_error_free (error);
-    return FALSE;
-  }
-
-  GST_OBJECT_LOCK (self);
-  self->actual_input = actual_input;
-  self->actual_norm = actual_norm;
-  GST_OBJECT_UNLOCK (self);
-  return TRUE;
-}
-
-static gboolean
-gst_fgrab_src_open (GstFgrabSrc * self)
-{
-  FgrabDevice *device;
-  GError *error = NULL;
-  gchar *path;
-
-  GST_OBJECT_LOCK (self);
-  path = g_strdup (self->device_path);
-  GST_OBJECT_UNLOCK (self);
-
-  if (path == NULL || *path == '\0') {
-    g_free (path);
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No device given. Set the 'device' property to a V4L2 capture "
-            "node such as /dev/video0."), (NULL));
-    return FALSE;
-  }
-
-  device = fgrab_device_new (path, FALSE);
-  g_free (path);
-
-  if (!fgrab_device_open (device, &error)) {
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-    g_error_free (error);
-    fgrab_device_unref (device);
-    return FALSE;
-  }
-
-  GST_INFO_OBJECT (self, "opened %s ('%s')", device->path, device->vcap.card);
-
-  if (!gst_fgrab_src_select (self, device)) {
-    fgrab_device_unref (device);
-    return FALSE;
-  }
-
-  fgrab_element_replace_device (GST_ELEMENT (self), &self->device, device);
-  return TRUE;
 }
 
 static GstStateChangeReturn
@@ -536,7 +203,7 @@ gst_fgrab_src_change_state (GstElement * element, GstStateChange transition)
 
   switch (transition) {
     case GST_STATE_CHANGE_NULL_TO_READY:
-      if (!gst_fgrab_src_open (self))
+      if (!fgrab_object_open (&self->obj))
         return GST_STATE_CHANGE_FAILURE;
       break;
     default:
@@ -547,7 +214,7 @@ gst_fgrab_src_change_state (GstElement * element, GstStateChange transition)
 
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_NULL:
-      fgrab_element_replace_device (element, &self->device, NULL);
+      fgrab_object_close (&self->obj);
       break;
     default:
       break;
@@ -561,8 +228,7 @@ gst_fgrab_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
-  return fgrab_element_get_caps (GST_ELEMENT (self), &self->device,
-      GST_BASE_SRC_PAD (bsrc), filter);
+  return fgrab_object_get_caps (&self->obj, GST_BASE_SRC_PAD (bsrc), filter);
 }
 
 /* TRUE when @s leaves the rate entirely open: the driver did not enumerate
@@ -593,8 +259,8 @@ gst_fgrab_src_fixate (GstBaseSrc * bsrc, GstCaps * caps)
   GstStructure *s;
   gint cur_w = 640, cur_h = 480, cur_fps_n = 30, cur_fps_d = 1;
 
-  if (self->device)
-    current = fgrab_device_get_current_caps (self->device);
+  if (self->obj.device)
+    current = fgrab_device_get_current_caps (self->obj.device);
 
   if (current) {
     GstStructure *cs = gst_caps_get_structure (current, 0);
@@ -647,30 +313,101 @@ clear_configuration (GstFgrabSrc * self)
   self->period = GST_CLOCK_TIME_NONE;
   self->fps_n = 0;
   self->fps_d = 1;
-  GST_OBJECT_LOCK (self);
-  self->configured = FALSE;
-  GST_OBJECT_UNLOCK (self);
+  fgrab_object_unconfigure (&self->obj);
 }
 
-/* Reopens the node: read() I/O, once started, can only be stopped by
- * closing, and the driver refuses a new format until then.  Also opens a
- * node that an earlier reopen could not (it was unplugged). */
-static gboolean
-gst_fgrab_src_reopen (GstFgrabSrc * self, gboolean post_errors)
+/* The frame period from timeperframe, NONE when the driver gives none or
+ * a rate above a frame a nanosecond (which would divide by zero in the
+ * gap detection). */
+static void
+set_rate (GstFgrabSrc * self, const FgrabStreamParams * params)
 {
-  GError *error = NULL;
+  self->fps_n = 0;
+  self->fps_d = 1;
+  self->period = GST_CLOCK_TIME_NONE;
+  if (params->period_n > 0 && params->period_d > 0 &&
+      params->period_d <= G_MAXINT && params->period_n <= G_MAXINT) {
+    gint gcd = gst_util_greatest_common_divisor (params->period_d,
+        params->period_n);
 
-  if (!self->io_started && fgrab_device_is_open (self->device))
-    return TRUE;
+    self->fps_n = params->period_d / gcd;
+    self->fps_d = params->period_n / gcd;
+    self->period = gst_util_uint64_scale_int (GST_SECOND, self->fps_d,
+        self->fps_n);
+    if (self->period == 0)
+      self->period = GST_CLOCK_TIME_NONE;
+  }
+}
 
-  GST_DEBUG_OBJECT (self, "reopening the device to end read() I/O");
-  self->io_started = FALSE;
-  if (!fgrab_device_reopen (self->device, &error)) {
-    if (post_errors)
-      FGRAB_ELEMENT_POST_ERROR (self, error);
-    else
-      GST_WARNING_OBJECT (self, "could not reopen: %s", error->message);
-    g_error_free (error);
+/* A driver whose poll never wakes a plain reader (v4l2loopback) still
+ * gets read again within half a frame; once poll has woken a read, waits
+ * end after two frames, long after a working poll wakes them. */
+static void
+set_poll_timeouts (GstFgrabSrc * self)
+{
+  if (GST_CLOCK_TIME_IS_VALID (self->period))
+    fgrab_device_set_poll_timeout (self->obj.device, CLAMP (self->period / 2,
+            MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT), MAX (2 * self->period,
+            MIN_TRUSTED_POLL_TIMEOUT));
+  else
+    fgrab_device_set_poll_timeout (self->obj.device, MAX_POLL_TIMEOUT,
+        MAX_POLL_TIMEOUT);
+}
+
+/* S_PARM with the rate asked (@req_n 0: none), and the rate the driver
+ * really runs at, with a warning when it is not the one asked. */
+static void
+configure_rate (GstFgrabSrc * self, gint req_n, gint req_d)
+{
+  FgrabStreamParams params;
+
+  if (!fgrab_object_set_params (&self->obj, req_n, req_d, &params) &&
+      params.period_n == 0 && req_n > 0) {
+    /* neither S_PARM nor G_PARM says: the driver is taken at its word */
+    params.period_n = req_d;
+    params.period_d = req_n;
+  }
+  set_rate (self, &params);
+
+  if (req_n > 0 && gst_util_fraction_compare (self->fps_n, self->fps_d,
+          req_n, req_d) != 0)
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("The driver of '%s' set the frame rate to %d/%d instead of the "
+            "requested %d/%d.", self->obj.device->path, self->fps_n,
+            self->fps_d, req_n, req_d), (NULL));
+  GST_INFO_OBJECT (self, "driver runs at %d/%d fps (asked %d/%d)",
+      self->fps_n, self->fps_d, req_n, req_d);
+  set_poll_timeouts (self);
+}
+
+/* The layout of the format in force; FALSE after posting an error when
+ * read() cannot fill frames with it. */
+static gboolean
+configure_layout (GstFgrabSrc * self)
+{
+  FgrabDevice *device = self->obj.device;
+  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+
+  self->format = device->fgrab_format;
+  if (!fgrab_device_get_layout (device, &self->info, &self->layout)) {
+    fgrab_object_post_layout_error (&self->obj);
+    return FALSE;
+  }
+
+  /* Every buffer of a driver whose sizeimage is below the frame GStreamer
+   * describes comes short of it (vivid rounds the chroma rows of 4:2:0 at
+   * an odd height down), and each would be dropped. */
+  if (self->format->kind == FGRAB_FORMAT_KIND_RAW && pix->sizeimage != 0 &&
+      pix->sizeimage < self->layout.payload) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Device '%s' stores a frame of %s %ux%u in %u bytes, less than the "
+            "%" G_GSIZE_FORMAT " bytes GStreamer needs for it: the driver "
+            "leaves part of the picture out (such as the last chroma row at "
+            "an odd height). Ask for another size, such as an even height.",
+            device->path,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&self->info)),
+            pix->width, pix->height, pix->sizeimage, self->layout.payload),
+        ("bytesperline %u", pix->bytesperline));
     return FALSE;
   }
   return TRUE;
@@ -682,160 +419,41 @@ gst_fgrab_src_reopen (GstFgrabSrc * self, gboolean post_errors)
 static GstCaps *
 gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
 {
-  FgrabDevice *device = self->device;
-  FgrabStreamParams params;
   GError *error = NULL;
   GstCaps *result;
-  GstStructure *s;
   gint req_n = 0, req_d = 1;
-  gboolean rate_asked;
-  guint readbuffers, capturemode, extendedmode;
 
-  if (!gst_fgrab_src_reopen (self, TRUE))
+  if (!fgrab_object_reopen (&self->obj, TRUE))
     return NULL;
-
   clear_configuration (self);
 
-  s = gst_caps_get_structure (caps, 0);
-  rate_asked = gst_structure_get_fraction (s, "framerate", &req_n, &req_d) &&
-      req_n > 0;
+  if (!gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &req_n, &req_d) || req_n <= 0)
+    req_n = 0;
 
   /* fixed caps for S_FMT: the rate plays no part there */
   result = gst_caps_copy (caps);
-  s = gst_caps_get_structure (result, 0);
-  gst_structure_remove_field (s, "framerate");
+  gst_structure_remove_field (gst_caps_get_structure (result, 0), "framerate");
   result = gst_caps_fixate (result);
 
-  if (!fgrab_device_set_format (device, result, &error))
-    goto error;
-
-  GST_OBJECT_LOCK (self);
-  readbuffers = self->readbuffers;
-  capturemode = self->capturemode;
-  extendedmode = self->extendedmode;
-  GST_OBJECT_UNLOCK (self);
-
-  memset (&params, 0, sizeof (params));
-  params.mode = capturemode;
-  params.extendedmode = extendedmode;
-  params.buffers = readbuffers;
-  if (rate_asked) {
-    params.period_n = req_d;
-    params.period_d = req_n;
-  }
-
-  if (!fgrab_device_set_params (device, &params, &error)) {
-    /* A driver without S_PARM still captures at its own rate; say so and
-     * carry on with what G_PARM tells, if anything. */
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Device '%s' does not accept streaming parameters (frame rate, "
-            "read buffers, capture mode); it keeps its own.", device->path),
-        ("%s", error->message));
-    g_clear_error (&error);
-    if (!fgrab_device_get_params (device, &params, NULL)) {
-      memset (&params, 0, sizeof (params));
-      if (rate_asked) {
-        params.period_n = req_d;
-        params.period_d = req_n;
-      }
-    }
-  }
-
-  if (params.period_n > 0 && params.period_d > 0 &&
-      params.period_d <= G_MAXINT && params.period_n <= G_MAXINT) {
-    gint gcd = gst_util_greatest_common_divisor (params.period_d,
-        params.period_n);
-
-    self->fps_n = params.period_d / gcd;
-    self->fps_d = params.period_n / gcd;
-  } else {
-    self->fps_n = 0;
-    self->fps_d = 1;
-  }
-
-  if (rate_asked && gst_util_fraction_compare (self->fps_n, self->fps_d,
-          req_n, req_d) != 0) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("The driver of '%s' set the frame rate to %d/%d instead of the "
-            "requested %d/%d.", device->path, self->fps_n, self->fps_d,
-            req_n, req_d), (NULL));
-  }
-  GST_INFO_OBJECT (self, "driver runs at %d/%d fps (asked %d/%d)",
-      self->fps_n, self->fps_d, req_n, req_d);
-
-  if (self->fps_n > 0)
-    self->period = gst_util_uint64_scale_int (GST_SECOND, self->fps_d,
-        self->fps_n);
-  else
-    self->period = GST_CLOCK_TIME_NONE;
-  /* a driver's rate above a frame a nanosecond leaves no usable period
-   * (and would divide by zero in the gap detection) */
-  if (self->period == 0)
-    self->period = GST_CLOCK_TIME_NONE;
-
-  /* A driver whose poll never wakes a plain reader (v4l2loopback) still
-   * gets read again within half a frame; once poll has woken a read,
-   * waits end after two frames, long after a working poll wakes them. */
-  if (GST_CLOCK_TIME_IS_VALID (self->period))
-    fgrab_device_set_poll_timeout (device, CLAMP (self->period / 2,
-            MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT), MAX (2 * self->period,
-            MIN_TRUSTED_POLL_TIMEOUT));
-  else
-    fgrab_device_set_poll_timeout (device, MAX_POLL_TIMEOUT, MAX_POLL_TIMEOUT);
-
-  self->format = device->fgrab_format;
-  if (!fgrab_device_get_layout (device, &self->info, &self->layout)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Device '%s' describes its frames in a way that cannot be used "
-            "(bytes per line or image size are wrong).", device->path),
-        ("bytesperline %u sizeimage %u", device->format.fmt.pix.bytesperline,
-            device->format.fmt.pix.sizeimage));
+  if (!fgrab_device_set_format (self->obj.device, result, &error)) {
+    FGRAB_ELEMENT_POST_ERROR (self, error);
+    g_error_free (error);
     goto failed;
   }
-
-  /* Every buffer of a driver whose sizeimage is below the frame GStreamer
-   * describes comes short of it (vivid rounds the chroma rows of 4:2:0 at
-   * an odd height down), and each would be dropped. */
-  if (self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      device->format.fmt.pix.sizeimage != 0 &&
-      device->format.fmt.pix.sizeimage < self->layout.payload) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Device '%s' stores a frame of %s %ux%u in %u bytes, less than the "
-            "%" G_GSIZE_FORMAT " bytes GStreamer needs for it: the driver "
-            "leaves part of the picture out (such as the last chroma row at "
-            "an odd height). Ask for another size, such as an even height.",
-            device->path,
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&self->info)),
-            device->format.fmt.pix.width, device->format.fmt.pix.height,
-            device->format.fmt.pix.sizeimage, self->layout.payload),
-        ("bytesperline %u", device->format.fmt.pix.bytesperline));
+  configure_rate (self, req_n, req_d);
+  if (!configure_layout (self))
     goto failed;
-  }
 
   if (self->format->kind != FGRAB_FORMAT_KIND_STREAM) {
     result = gst_caps_make_writable (result);
     gst_caps_set_simple (result, "framerate", GST_TYPE_FRACTION, self->fps_n,
         self->fps_d, NULL);
   }
-
-  GST_OBJECT_LOCK (self);
-  self->actual_readbuffers = params.buffers;
-  self->actual_capturemode = params.mode;
-  self->actual_extendedmode = params.extendedmode;
-  self->configured = TRUE;
-  GST_OBJECT_UNLOCK (self);
-
-  if (capturemode != params.mode)
-    GST_INFO_OBJECT (self, "driver kept capture mode 0x%x of 0x%x",
-        params.mode, capturemode);
-
   self->configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;
 
-error:
-  FGRAB_ELEMENT_POST_ERROR (self, error);
-  g_error_free (error);
 failed:
   gst_caps_unref (result);
   clear_configuration (self);
@@ -854,7 +472,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   if (thiscaps == NULL || gst_caps_is_empty (thiscaps)) {
     GError *error = NULL;
 
-    fgrab_device_explain_no_caps (self->device, &error);
+    fgrab_device_explain_no_caps (self->obj.device, &error);
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     gst_clear_caps (&thiscaps);
@@ -865,7 +483,8 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   if (caps == NULL || gst_caps_is_empty (caps)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("None of the formats of device '%s' is accepted downstream.",
-            self->device->path), ("device offers %" GST_PTR_FORMAT, thiscaps));
+            self->obj.device->path), ("device offers %" GST_PTR_FORMAT,
+            thiscaps));
     gst_caps_unref (thiscaps);
     gst_clear_caps (&caps);
     return FALSE;
@@ -889,7 +508,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Device '%s' runs with caps that downstream does not accept. "
             "If only the frame rate differs, add videorate or allow the "
-            "rate the driver chose.", self->device->path),
+            "rate the driver chose.", self->obj.device->path),
         ("%" GST_PTR_FORMAT, result));
     gst_caps_unref (result);
     return FALSE;
@@ -918,46 +537,14 @@ gst_fgrab_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps)
   if (!ok)
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Device '%s' cannot run with the caps it was given.",
-            self->device->path), ("given %" GST_PTR_FORMAT ", driver %"
+            self->obj.device->path), ("given %" GST_PTR_FORMAT ", driver %"
             GST_PTR_FORMAT, caps, result));
   gst_caps_unref (result);
   return ok;
 }
 
-static gboolean
-layout_is_default (GstFgrabSrc * self)
-{
-  guint p;
-
-  if (self->layout.n_planes != GST_VIDEO_INFO_N_PLANES (&self->info))
-    return FALSE;
-  for (p = 0; p < self->layout.n_planes; p++) {
-    if (self->layout.stride[p] != GST_VIDEO_INFO_PLANE_STRIDE (&self->info, p)
-        || self->layout.offset[p] != GST_VIDEO_INFO_PLANE_OFFSET (&self->info,
-            p))
-      return FALSE;
-  }
-  return TRUE;
-}
-
 /* Whether @stride and @offset (a video meta's, or a pool's layout) are the
  * caps' default layout. */
-static gboolean
-planes_are_default (GstFgrabSrc * self, guint n_planes, const gint * stride,
-    const gsize * offset)
-{
-  guint p;
-
-  if (n_planes != GST_VIDEO_INFO_N_PLANES (&self->info))
-    return FALSE;
-  for (p = 0; p < n_planes; p++) {
-    if (stride[p] != GST_VIDEO_INFO_PLANE_STRIDE (&self->info, p) ||
-        offset[p] != GST_VIDEO_INFO_PLANE_OFFSET (&self->info, p))
-      return FALSE;
-  }
-  return TRUE;
-}
-
 /* Whether the buffers of @pool, as configured, come in the caps' default
  * layout.  A GstVideoBufferPool given a GstVideoAlignment pads its frames
  * (and says so in their video meta): read() would fill such a buffer with
@@ -975,8 +562,8 @@ pool_layout_is_default (GstFgrabSrc * self, GstBufferPool * pool)
           GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT) &&
       gst_buffer_pool_config_get_video_alignment (config, &align)) {
     ok = gst_video_info_align (&aligned, &align) &&
-        planes_are_default (self, GST_VIDEO_INFO_N_PLANES (&aligned),
-        aligned.stride, aligned.offset);
+        fgrab_planes_are_default (&self->info,
+        GST_VIDEO_INFO_N_PLANES (&aligned), aligned.stride, aligned.offset);
   }
   gst_structure_free (config);
   return ok;
@@ -1010,7 +597,7 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
     /* read() needs room for all the driver has, sizeimage included, or
      * the rest of the frame would come with the next read */
     self->read_size = self->layout.sizeimage;
-    if (layout_is_default (self)) {
+    if (fgrab_layout_is_default (&self->layout, &self->info)) {
       buf_size = MAX (self->layout.sizeimage, self->info.size);
     } else if (downstream_meta) {
       self->add_meta = TRUE;
@@ -1033,7 +620,7 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
   if (buf_size == 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("Device '%s' reports an image size of 0 bytes.",
-            self->device->path), (NULL));
+            self->obj.device->path), (NULL));
     return FALSE;
   }
 
@@ -1100,7 +687,7 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
     if (!gst_buffer_pool_set_config (pool, config)) {
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
           ("Could not set up buffers of %u bytes for device '%s'.", buf_size,
-              self->device->path), (NULL));
+              self->obj.device->path), (NULL));
       gst_object_unref (pool);
       return FALSE;
     }
@@ -1119,7 +706,6 @@ static gboolean
 gst_fgrab_src_start (GstBaseSrc * bsrc)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-  gboolean pending;
 
   self->frames = 0;
   self->dropped = 0;
@@ -1129,15 +715,7 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
   self->discont = TRUE;
   self->eio_reopened = FALSE;
 
-  /* after an unplug the node may be closed: try it again */
-  if (!gst_fgrab_src_reopen (self, TRUE))
-    return FALSE;
-
-  /* input or norm set in READY */
-  GST_OBJECT_LOCK (self);
-  pending = self->selection_pending;
-  GST_OBJECT_UNLOCK (self);
-  return !pending || gst_fgrab_src_select (self, self->device);
+  return fgrab_object_start (&self->obj);
 }
 
 static gboolean
@@ -1156,8 +734,7 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
   /* The next start must find the node idle, ready for S_FMT.  A node that
    * went away cannot be reopened; stopping still succeeds, and start()
    * says what is wrong. */
-  if (self->io_started)
-    gst_fgrab_src_reopen (self, FALSE);
+  fgrab_object_reopen (&self->obj, FALSE);
   return TRUE;
 }
 
@@ -1166,8 +743,7 @@ gst_fgrab_src_unlock (GstBaseSrc * bsrc)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
-  GST_LOG_OBJECT (self, "flushing");
-  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, TRUE);
+  fgrab_object_set_flushing (&self->obj, TRUE);
   return TRUE;
 }
 
@@ -1176,8 +752,7 @@ gst_fgrab_src_unlock_stop (GstBaseSrc * bsrc)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
-  GST_LOG_OBJECT (self, "no longer flushing");
-  fgrab_element_set_flushing (GST_ELEMENT (self), &self->device, FALSE);
+  fgrab_object_set_flushing (&self->obj, FALSE);
   return TRUE;
 }
 
@@ -1198,7 +773,7 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
     /* A frame is complete one period after it started; the driver can
      * queue up to its read buffers before frames are lost. */
     GST_OBJECT_LOCK (self);
-    buffers = MAX (self->actual_readbuffers, 1);
+    buffers = MAX (self->obj.actual.buffers, 1);
     GST_OBJECT_UNLOCK (self);
     if (GST_CLOCK_TIME_IS_VALID (self->period)) {
       min = self->period;
@@ -1292,11 +867,11 @@ drop_frame (GstFgrabSrc * self, const gchar * why, gsize size)
 static gboolean
 reopen_after_io_error (GstFgrabSrc * self)
 {
-  FgrabDevice *device = self->device;
+  FgrabDevice *device = self->obj.device;
   FgrabFrameLayout layout;
   GstVideoInfo info;
 
-  if (!gst_fgrab_src_reopen (self, TRUE))
+  if (!fgrab_object_reopen (&self->obj, TRUE))
     return FALSE;
   /* both layouts come zeroed from fgrab_device_get_layout, padding too */
   if (device->fgrab_format != self->format ||
@@ -1328,9 +903,9 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (self->device, data, self->read_size, TRUE, &n,
+    res = fgrab_device_read (self->obj.device, data, self->read_size, TRUE, &n,
         &error);
-    self->io_started = TRUE;
+    self->obj.io_started = TRUE;
 
     switch (res) {
       case FGRAB_IO_OK:
@@ -1363,7 +938,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
           GST_ELEMENT_ERROR (self, RESOURCE, READ,
               ("Device '%s' keeps failing to deliver frames: reading fails "
                   "with an I/O error even after reopening it.",
-                  self->device->path), ("%s", error->message));
+                  self->obj.device->path), ("%s", error->message));
         else
           FGRAB_ELEMENT_POST_ERROR (self, error);
         g_error_free (error);
@@ -1394,35 +969,6 @@ frame_is_whole (GstFgrabSrc * self, gsize size)
   }
   drop_frame (self, size == 0 ? "empty" : "short", size);
   return FALSE;
-}
-
-static gboolean
-repack_frame (GstFgrabSrc * self, GstBuffer * buf)
-{
-  GstVideoFrame frame;
-  guint p;
-
-  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_WRITE))
-    return FALSE;
-
-  for (p = 0; p < self->layout.n_planes; p++) {
-    const guint8 *src = self->staging + self->layout.offset[p];
-    guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
-    gint dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gint rows, row_bytes, y;
-
-    gst_video_format_info_component (frame.info.finfo, p, comp);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, comp[0]);
-    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (&frame, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, comp[0]);
-    row_bytes = MIN (row_bytes, self->layout.stride[p]);
-    for (y = 0; y < rows; y++)
-      memcpy (dst + (gsize) y * dst_stride,
-          src + (gsize) y * self->layout.stride[p], row_bytes);
-  }
-  gst_video_frame_unmap (&frame);
-  return TRUE;
 }
 
 static void
@@ -1485,7 +1031,8 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       if (ret != GST_FLOW_OK)
         return ret;
     } while (!frame_is_whole (self, size));
-    if (!repack_frame (self, buf)) {
+    if (!fgrab_repack_frame (buf, &self->info, self->staging, &self->layout,
+            FALSE)) {
       GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
           ("Could not map a video buffer."), (NULL));
       return GST_FLOW_ERROR;
@@ -1539,47 +1086,4 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       " bytes, pts %" GST_TIME_FORMAT, GST_BUFFER_OFFSET (buf), size,
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
   return GST_FLOW_OK;
-}
-
-/* GstURIHandler: fgrab:///dev/videoN names the device, so that playbin,
- * uridecodebin and applications that take URIs can use the element. */
-static GstURIType
-gst_fgrab_src_uri_get_type (GType type)
-{
-  return GST_URI_SRC;
-}
-
-static const gchar *const *
-gst_fgrab_src_uri_get_protocols (GType type)
-{
-  return fgrab_uri_get_protocols ();
-}
-
-static gchar *
-gst_fgrab_src_uri_get_uri (GstURIHandler * handler)
-{
-  GstFgrabSrc *self = GST_FGRAB_SRC (handler);
-
-  return fgrab_uri_handler_get_uri (GST_ELEMENT (self), &self->device_path);
-}
-
-static gboolean
-gst_fgrab_src_uri_set_uri (GstURIHandler * handler, const gchar * uri,
-    GError ** error)
-{
-  GstFgrabSrc *self = GST_FGRAB_SRC (handler);
-
-  return fgrab_uri_handler_set_uri (GST_ELEMENT (self), &self->device_path,
-      (gpointer const *) &self->device, uri, error);
-}
-
-static void
-gst_fgrab_src_uri_handler_init (gpointer g_iface, gpointer iface_data)
-{
-  GstURIHandlerInterface *iface = (GstURIHandlerInterface *) g_iface;
-
-  iface->get_type = gst_fgrab_src_uri_get_type;
-  iface->get_protocols = gst_fgrab_src_uri_get_protocols;
-  iface->get_uri = gst_fgrab_src_uri_get_uri;
-  iface->set_uri = gst_fgrab_src_uri_set_uri;
 }

@@ -1,0 +1,733 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/base/gstbasesink.h>
+
+#include "fgrabobject.h"
+#include "gstfgrabsink.h"
+#include "gstfgrabsrc.h"
+
+GST_DEBUG_CATEGORY_STATIC (fgrab_object_debug);
+#define GST_CAT_DEFAULT fgrab_object_debug
+
+/* What the shared properties and messages say in each direction. */
+typedef struct
+{
+  const gchar *device_blurb;
+  const gchar *buffers_name, *buffers_nick, *buffers_blurb;
+  const gchar *mode_name, *mode_nick, *mode_blurb;
+  const gchar *extendedmode_blurb;
+  const gchar *route_name, *route_nick, *route_blurb;
+  const gchar *norm_blurb;
+  const gchar *node, *example;
+  const gchar *params_refused;
+} FgrabDirection;
+
+static const FgrabDirection capture_direction = {
+  "V4L2 capture device node to read() from",
+  "readbuffers", "Read buffers",
+  "Buffers the driver uses for read() (0 = keep the driver's setting; "
+      "reads back the driver's value once configured)",
+  "capturemode", "Capture mode",
+  "Capture mode flags (reads back what the driver kept once configured)",
+  "Driver-specific extended capture mode (0 = none)",
+  "input", "Input",
+  "Input to capture from, as VIDIOC_ENUMINPUT numbers them (-1 = keep the "
+      "driver's; reads back the driver's input while open)",
+  "Analog video standard of the input (none = keep the driver's; reads "
+      "back the driver's standard while open)",
+  "capture", "/dev/video0",
+  "Device '%s' does not accept streaming parameters (frame rate, read "
+      "buffers, capture mode); it keeps its own.",
+};
+
+static const FgrabDirection output_direction = {
+  "V4L2 output device node to write() to",
+  "writebuffers", "Write buffers",
+  "Buffers the driver uses for write() (0 = keep the driver's setting; "
+      "reads back the driver's value once configured)",
+  "outputmode", "Output mode",
+  "Output mode flags (reads back what the driver kept once configured)",
+  "Driver-specific extended output mode (0 = none)",
+  "output", "Output",
+  "Output to write to, as VIDIOC_ENUMOUTPUT numbers them (-1 = keep the "
+      "driver's; reads back the driver's output while open)",
+  "Analog video standard of the output (none = keep the driver's; reads "
+      "back the driver's standard while open)",
+  "output", "/dev/video1",
+  "Device '%s' does not accept output parameters (frame rate, write "
+      "buffers, output mode); frames are paced by the clock.",
+};
+
+static const FgrabDirection *
+direction (gboolean is_output)
+{
+  return is_output ? &output_direction : &capture_direction;
+}
+
+static GType
+register_mode_flags (const gchar * name, const gchar * description)
+{
+  GFlagsValue *values = g_new0 (GFlagsValue, 2);
+
+  values[0].value = V4L2_MODE_HIGHQUALITY;
+  values[0].value_name = description;
+  values[0].value_nick = "high-quality";
+  return g_flags_register_static (name, values);
+}
+
+GType
+gst_fgrab_capture_mode_get_type (void)
+{
+  static GType type = 0;
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = register_mode_flags ("GstFgrabCaptureMode",
+        "High quality mode for still captures (V4L2_MODE_HIGHQUALITY)");
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
+GType
+gst_fgrab_output_mode_get_type (void)
+{
+  static GType type = 0;
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = register_mode_flags ("GstFgrabOutputMode",
+        "High quality output mode (V4L2_MODE_HIGHQUALITY)");
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
+static GQuark
+fgrab_object_quark (void)
+{
+  static GQuark quark = 0;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("fgrab-object");
+  return quark;
+}
+
+FgrabObject *
+fgrab_object_get (GstElement * element)
+{
+  return g_object_get_qdata (G_OBJECT (element), fgrab_object_quark ());
+}
+
+void
+fgrab_object_init (FgrabObject * obj, GstElement * element,
+    gboolean is_output, const gchar * default_device)
+{
+  memset (obj, 0, sizeof (*obj));
+  g_object_set_qdata (G_OBJECT (element), fgrab_object_quark (), obj);
+  obj->element = element;
+  obj->output = is_output;
+  obj->device_path = g_strdup (default_device);
+  obj->route = -1;
+  obj->actual_route = -1;
+}
+
+void
+fgrab_object_finalize (FgrabObject * obj)
+{
+  fgrab_device_unref (obj->device);
+  g_free (obj->device_path);
+}
+
+/**
+ * GstFgrabSrc:device:
+ * GstFgrabSink:device:
+ *
+ * The V4L2 capture (output) node to read from (write to).  It must
+ * support read() (write()): V4L2_CAP_READWRITE.
+ *
+ * GstFgrabSrc:device-name:
+ * GstFgrabSink:device-name:
+ *
+ * The card name the driver reports (VIDIOC_QUERYCAP), once the device is
+ * open.
+ *
+ * GstFgrabSrc:readbuffers:
+ * GstFgrabSink:writebuffers:
+ *
+ * The number of buffers the driver should use for read() (write()):
+ * v4l2_captureparm.readbuffers (v4l2_outputparm.writebuffers).  0 leaves
+ * the driver's setting.  Once the stream is configured the property reads
+ * back what the driver actually uses.
+ *
+ * GstFgrabSrc:capturemode:
+ * GstFgrabSink:outputmode:
+ *
+ * Flags for v4l2_captureparm.capturemode (v4l2_outputparm.outputmode).
+ * Reads back what the driver kept once the stream is configured.
+ *
+ * GstFgrabSrc:extendedmode:
+ * GstFgrabSink:extendedmode:
+ *
+ * The driver-specific extendedmode value; 0 unless the driver documents a
+ * meaning.
+ *
+ * GstFgrabSrc:input:
+ * GstFgrabSink:output:
+ *
+ * The input (output) to capture from (write to), numbered as
+ * VIDIOC_ENUMINPUT (VIDIOC_ENUMOUTPUT) lists them: v4l2-ctl --list-inputs
+ * (--list-outputs).  -1 leaves the driver's current one.  It is selected
+ * when the device opens (NULL to READY), before the caps are probed,
+ * since it decides the formats, sizes and rates.  While the device is
+ * open the property reads back the driver's.  Set in READY, it is applied
+ * at the next READY to PAUSED and reads back the value set until then.
+ *
+ * GstFgrabSrc:norm:
+ * GstFgrabSink:norm:
+ *
+ * The analog video standard (VIDIOC_S_STD), set after the input (output)
+ * when the device opens.  It decides the frame size and the nominal frame
+ * rate (PAL and SECAM 720x576 at 25/1, NTSC 720x480 at 30000/1001 on most
+ * cards).  none leaves the driver's standard.  While the device is open
+ * the property reads back the driver's standard.  Set in READY, it is
+ * applied at the next READY to PAUSED.
+ */
+static void install_properties (GObjectClass * gobject_class,
+    gboolean is_output, const gchar * default_device);
+
+void
+fgrab_object_class_init (GObjectClass * gobject_class, gboolean is_output,
+    const gchar * default_device)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (gobject_class);
+  GstCaps *caps = fgrab_format_get_all_caps ();
+
+  gobject_class->set_property = fgrab_object_set_property;
+  gobject_class->get_property = fgrab_object_get_property;
+  install_properties (gobject_class, is_output, default_device);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new (is_output ? "sink" : "src",
+          is_output ? GST_PAD_SINK : GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  if (!fgrab_object_debug)
+    GST_DEBUG_CATEGORY_INIT (fgrab_object_debug, "fgrabobject", 0,
+        "fgrab element layer");
+}
+
+static void
+install_properties (GObjectClass * gobject_class, gboolean is_output,
+    const gchar * default_device)
+{
+  const FgrabDirection *dir = direction (is_output);
+  const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
+
+  g_object_class_install_property (gobject_class, FGRAB_PROP_DEVICE,
+      g_param_spec_string ("device", "Device", dir->device_blurb,
+          default_device, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "Name of the device (the driver's card name), NULL until opened",
+          NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_BUFFERS,
+      g_param_spec_uint (dir->buffers_name, dir->buffers_nick,
+          dir->buffers_blurb, 0, G_MAXUINT32, 0, ready));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_MODE,
+      g_param_spec_flags (dir->mode_name, dir->mode_nick, dir->mode_blurb,
+          is_output ? GST_TYPE_FGRAB_OUTPUT_MODE : GST_TYPE_FGRAB_CAPTURE_MODE,
+          0, ready));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_EXTENDEDMODE,
+      g_param_spec_uint ("extendedmode", "Extended mode",
+          dir->extendedmode_blurb, 0, G_MAXUINT32, 0, ready));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_ROUTE,
+      g_param_spec_int (dir->route_name, dir->route_nick, dir->route_blurb,
+          -1, G_MAXINT, -1, ready));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_NORM,
+      g_param_spec_enum ("norm", "Norm", dir->norm_blurb, GST_TYPE_FGRAB_NORM,
+          0, ready));
+
+  gst_type_mark_as_plugin_api (is_output ? GST_TYPE_FGRAB_OUTPUT_MODE :
+      GST_TYPE_FGRAB_CAPTURE_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
+}
+
+void
+fgrab_object_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
+
+  GST_OBJECT_LOCK (obj->element);
+  switch (prop_id) {
+    case FGRAB_PROP_DEVICE:
+      if (obj->device) {
+        /* the node is open from READY on: a new path needs NULL */
+        GST_WARNING_OBJECT (obj->element,
+            "device can only be changed in NULL state");
+        break;
+      }
+      g_free (obj->device_path);
+      obj->device_path = g_value_dup_string (value);
+      break;
+    case FGRAB_PROP_BUFFERS:
+      obj->buffers = g_value_get_uint (value);
+      obj->configured = FALSE;
+      break;
+    case FGRAB_PROP_MODE:
+      obj->mode = g_value_get_flags (value);
+      obj->configured = FALSE;
+      break;
+    case FGRAB_PROP_EXTENDEDMODE:
+      obj->extendedmode = g_value_get_uint (value);
+      obj->configured = FALSE;
+      break;
+    case FGRAB_PROP_ROUTE:
+      obj->route = g_value_get_int (value);
+      obj->selection_pending = obj->device != NULL;
+      break;
+    case FGRAB_PROP_NORM:
+      obj->norm = g_value_get_enum (value);
+      obj->selection_pending = obj->device != NULL;
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (obj->element);
+}
+
+void
+fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
+  gboolean driver;
+
+  GST_OBJECT_LOCK (obj->element);
+  /* the driver's values while open, unless a new one waits to be set */
+  driver = obj->device && !obj->selection_pending;
+  switch (prop_id) {
+    case FGRAB_PROP_DEVICE:
+      g_value_set_string (value, obj->device_path);
+      break;
+    case FGRAB_PROP_DEVICE_NAME:
+      g_value_take_string (value, obj->device ?
+          fgrab_device_dup_card (obj->device) : NULL);
+      break;
+    case FGRAB_PROP_BUFFERS:
+      g_value_set_uint (value, obj->configured ? obj->actual.buffers :
+          obj->buffers);
+      break;
+    case FGRAB_PROP_MODE:
+      g_value_set_flags (value, obj->configured ? obj->actual.mode : obj->mode);
+      break;
+    case FGRAB_PROP_EXTENDEDMODE:
+      g_value_set_uint (value, obj->configured ? obj->actual.extendedmode :
+          obj->extendedmode);
+      break;
+    case FGRAB_PROP_ROUTE:
+      g_value_set_int (value, driver && obj->actual_route >= 0 ?
+          obj->actual_route : obj->route);
+      break;
+    case FGRAB_PROP_NORM:
+      g_value_set_enum (value, driver && obj->actual_norm != 0 ?
+          obj->actual_norm : obj->norm);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (obj->element);
+}
+
+/* The route first, then the standard, which depends on it.  Both change
+ * the formats, sizes and nominal rate, so this runs before the caps are
+ * probed.  Unset ones leave the driver alone. */
+static gboolean
+select_route_and_norm (FgrabObject * obj, FgrabDevice * device)
+{
+  GError *error = NULL;
+  gint route, norm, actual_route, actual_norm;
+
+  GST_OBJECT_LOCK (obj->element);
+  route = obj->route;
+  norm = obj->norm;
+  GST_OBJECT_UNLOCK (obj->element);
+
+  if (!fgrab_device_select (device, route, norm, &actual_route, &actual_norm,
+          &error)) {
+    FGRAB_ELEMENT_POST_ERROR (obj->element, error);
+    g_error_free (error);
+    return FALSE;
+  }
+
+  GST_OBJECT_LOCK (obj->element);
+  obj->actual_route = actual_route;
+  obj->actual_norm = actual_norm;
+  obj->selection_pending = FALSE;
+  GST_OBJECT_UNLOCK (obj->element);
+  return TRUE;
+}
+
+/* Puts @device (the caller's reference) into the slot; what was there is
+ * closed, even while a query still holds a reference, and dropped. */
+static void
+replace_device (FgrabObject * obj, FgrabDevice * device)
+{
+  FgrabDevice *old;
+
+  GST_OBJECT_LOCK (obj->element);
+  old = obj->device;
+  obj->device = device;
+  GST_OBJECT_UNLOCK (obj->element);
+  if (old)
+    fgrab_device_close (old);
+  fgrab_device_unref (old);
+}
+
+gboolean
+fgrab_object_open (FgrabObject * obj)
+{
+  const FgrabDirection *dir = direction (obj->output);
+  FgrabDevice *device;
+  GError *error = NULL;
+  gchar *path;
+
+  GST_OBJECT_LOCK (obj->element);
+  path = g_strdup (obj->device_path);
+  GST_OBJECT_UNLOCK (obj->element);
+
+  if (path == NULL || *path == '\0') {
+    g_free (path);
+    GST_ELEMENT_ERROR (obj->element, RESOURCE, NOT_FOUND,
+        ("No device given. Set the 'device' property to a V4L2 %s node such "
+            "as %s.", dir->node, dir->example), (NULL));
+    return FALSE;
+  }
+
+  device = fgrab_device_new (path, obj->output);
+  g_free (path);
+  if (!fgrab_device_open (device, &error)) {
+    FGRAB_ELEMENT_POST_ERROR (obj->element, error);
+    g_error_free (error);
+    fgrab_device_unref (device);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (obj->element, "opened %s ('%s')", device->path,
+      device->vcap.card);
+
+  if (!select_route_and_norm (obj, device)) {
+    fgrab_device_unref (device);
+    return FALSE;
+  }
+  obj->io_started = FALSE;
+  obj->params_warned = FALSE;
+  replace_device (obj, device);
+  return TRUE;
+}
+
+void
+fgrab_object_close (FgrabObject * obj)
+{
+  replace_device (obj, NULL);
+}
+
+gboolean
+fgrab_object_reopen (FgrabObject * obj, gboolean post_errors)
+{
+  GError *error = NULL;
+
+  if (!obj->io_started && fgrab_device_is_open (obj->device))
+    return TRUE;
+
+  GST_DEBUG_OBJECT (obj->element, "reopening the device to end I/O");
+  obj->io_started = FALSE;
+  if (fgrab_device_reopen (obj->device, &error))
+    return TRUE;
+
+  if (post_errors)
+    FGRAB_ELEMENT_POST_ERROR (obj->element, error);
+  else
+    GST_WARNING_OBJECT (obj->element, "could not reopen: %s", error->message);
+  g_error_free (error);
+  return FALSE;
+}
+
+gboolean
+fgrab_object_start (FgrabObject * obj)
+{
+  gboolean pending;
+
+  /* after an unplug the node may be closed: try it again */
+  if (!fgrab_object_reopen (obj, TRUE))
+    return FALSE;
+
+  GST_OBJECT_LOCK (obj->element);
+  pending = obj->selection_pending;
+  GST_OBJECT_UNLOCK (obj->element);
+  return !pending || select_route_and_norm (obj, obj->device);
+}
+
+void
+fgrab_object_unconfigure (FgrabObject * obj)
+{
+  GST_OBJECT_LOCK (obj->element);
+  obj->configured = FALSE;
+  GST_OBJECT_UNLOCK (obj->element);
+}
+
+FgrabDevice *
+fgrab_object_ref_device (FgrabObject * obj)
+{
+  FgrabDevice *device;
+
+  GST_OBJECT_LOCK (obj->element);
+  device = obj->device ? fgrab_device_ref (obj->device) : NULL;
+  GST_OBJECT_UNLOCK (obj->element);
+  return device;
+}
+
+/* Output nodes: what TRY_FMT answers as colorimetry is the driver's
+ * default, not a limit, and the bytes reach the driver unchanged whatever
+ * the label. */
+static GstCaps *
+without_colorimetry (GstCaps * caps)
+{
+  guint i;
+
+  caps = gst_caps_make_writable (caps);
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    gst_structure_remove_field (gst_caps_get_structure (caps, i),
+        "colorimetry");
+  return caps;
+}
+
+GstCaps *
+fgrab_object_get_caps (FgrabObject * obj, GstPad * pad, GstCaps * filter)
+{
+  FgrabDevice *device = fgrab_object_ref_device (obj);
+  GstCaps *caps = NULL, *result;
+
+  if (device) {
+    caps = fgrab_device_probe_caps (device);
+    if (caps && device->output)
+      caps = without_colorimetry (caps);
+    fgrab_device_unref (device);
+  }
+  if (caps == NULL)
+    caps = gst_pad_get_pad_template_caps (pad);
+
+  if (filter == NULL)
+    return caps;
+  result = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return result;
+}
+
+void
+fgrab_object_set_flushing (FgrabObject * obj, gboolean flushing)
+{
+  FgrabDevice *device = fgrab_object_ref_device (obj);
+
+  GST_LOG_OBJECT (obj->element, "%s", flushing ? "flushing" :
+      "no longer flushing");
+  if (device) {
+    fgrab_device_set_flushing (device, flushing);
+    fgrab_device_unref (device);
+  }
+}
+
+gboolean
+fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
+    FgrabStreamParams * params)
+{
+  FgrabDevice *device = obj->device;
+  GError *error = NULL;
+  gboolean ok;
+
+  memset (params, 0, sizeof (*params));
+  GST_OBJECT_LOCK (obj->element);
+  params->buffers = obj->buffers;
+  params->mode = obj->mode;
+  params->extendedmode = obj->extendedmode;
+  GST_OBJECT_UNLOCK (obj->element);
+  /* timeperframe is the inverse of the rate; 0/0 asks for the nominal
+   * rate, never a denominator of 0 with a numerator */
+  if (fps_n > 0 && fps_d > 0) {
+    params->period_n = fps_d;
+    params->period_d = fps_n;
+  }
+
+  ok = fgrab_device_set_params (device, params, &error);
+  if (!ok) {
+    /* the driver runs at its own settings: say so once an open */
+    if (!obj->params_warned)
+      GST_ELEMENT_WARNING (obj->element, RESOURCE, SETTINGS,
+          (direction (obj->output)->params_refused, device->path),
+          ("%s", error->message));
+    obj->params_warned = TRUE;
+    g_clear_error (&error);
+    if (!fgrab_device_get_params (device, params, NULL))
+      memset (params, 0, sizeof (*params));
+  }
+  if (obj->mode != params->mode)
+    GST_INFO_OBJECT (obj->element, "driver kept mode 0x%x of 0x%x",
+        params->mode, obj->mode);
+
+  GST_OBJECT_LOCK (obj->element);
+  obj->actual = *params;
+  obj->configured = TRUE;
+  GST_OBJECT_UNLOCK (obj->element);
+  return ok;
+}
+
+gboolean
+fgrab_planes_are_default (const GstVideoInfo * info, guint n_planes,
+    const gint * stride, const gsize * offset)
+{
+  guint p;
+
+  if (n_planes != GST_VIDEO_INFO_N_PLANES (info))
+    return FALSE;
+  for (p = 0; p < n_planes; p++) {
+    if (stride[p] != GST_VIDEO_INFO_PLANE_STRIDE (info, p) ||
+        offset[p] != GST_VIDEO_INFO_PLANE_OFFSET (info, p))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+fgrab_layout_is_default (const FgrabFrameLayout * layout,
+    const GstVideoInfo * info)
+{
+  return fgrab_planes_are_default (info, layout->n_planes, layout->stride,
+      layout->offset);
+}
+
+gboolean
+fgrab_repack_frame (GstBuffer * buf, const GstVideoInfo * info,
+    guint8 * data, const FgrabFrameLayout * layout, gboolean to_device)
+{
+  GstVideoFrame frame;
+
+  if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
+          to_device ? GST_MAP_READ : GST_MAP_WRITE))
+    return FALSE;
+  fgrab_copy_planes (&frame, data, layout, to_device);
+  gst_video_frame_unmap (&frame);
+  return TRUE;
+}
+
+void
+fgrab_object_post_layout_error (FgrabObject * obj)
+{
+  const struct v4l2_pix_format *pix = &obj->device->format.fmt.pix;
+
+  GST_ELEMENT_ERROR (obj->element, CORE, NEGOTIATION,
+      ("Device '%s' describes its frames in a way that cannot be used "
+          "(bytes per line or image size are wrong).", obj->device->path),
+      ("bytesperline %u sizeimage %u", pix->bytesperline, pix->sizeimage));
+}
+
+void
+fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
+    const FgrabFrameLayout * layout, gboolean to_device)
+{
+  guint p;
+
+  for (p = 0; p < layout->n_planes; p++) {
+    guint8 *plane = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    guint8 *device_plane = data + layout->offset[p];
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gint rows, row_bytes, y;
+
+    gst_video_format_info_component (frame->info.finfo, p, comp);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp[0]);
+    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp[0]);
+    row_bytes = MIN (row_bytes, MIN (stride, layout->stride[p]));
+    for (y = 0; y < rows; y++) {
+      guint8 *ours = plane + (gsize) y * stride;
+      guint8 *theirs = device_plane + (gsize) y * layout->stride[p];
+
+      memcpy (to_device ? theirs : ours, to_device ? ours : theirs, row_bytes);
+    }
+  }
+}
+
+void
+fgrab_element_post_error_full (GstElement * element, GError * error,
+    const gchar * file, const gchar * function, gint line)
+{
+  const gchar *newline = strchr (error->message, '\n');
+  gchar *text, *debug = NULL;
+  GQuark domain = GST_RESOURCE_ERROR;
+  gint code;
+  gboolean is_output = GST_IS_BASE_SINK (element);
+
+  if (newline) {
+    text = g_strndup (error->message, newline - error->message);
+    if (newline[1] != '\0')
+      debug = g_strdup (newline + 1);
+  } else {
+    text = g_strdup (error->message);
+  }
+
+  switch (error->code) {
+    case FGRAB_DEVICE_ERROR_NOT_FOUND:
+    case FGRAB_DEVICE_ERROR_NOT_DEVICE:
+      code = GST_RESOURCE_ERROR_NOT_FOUND;
+      break;
+    case FGRAB_DEVICE_ERROR_PERMISSION:
+    case FGRAB_DEVICE_ERROR_OPEN:
+      code = is_output ? GST_RESOURCE_ERROR_OPEN_WRITE :
+          GST_RESOURCE_ERROR_OPEN_READ;
+      break;
+    case FGRAB_DEVICE_ERROR_BUSY:
+      code = GST_RESOURCE_ERROR_BUSY;
+      break;
+    case FGRAB_DEVICE_ERROR_FORMAT:
+      domain = GST_CORE_ERROR;
+      code = GST_CORE_ERROR_NEGOTIATION;
+      break;
+    case FGRAB_DEVICE_ERROR_NOT_V4L2:
+    case FGRAB_DEVICE_ERROR_WRONG_DIRECTION:
+    case FGRAB_DEVICE_ERROR_NO_READWRITE:
+    case FGRAB_DEVICE_ERROR_SETTINGS:
+      code = GST_RESOURCE_ERROR_SETTINGS;
+      break;
+    case FGRAB_DEVICE_ERROR_DISCONNECTED:
+    case FGRAB_DEVICE_ERROR_IO:
+    default:
+      code = is_output ? GST_RESOURCE_ERROR_WRITE : GST_RESOURCE_ERROR_READ;
+      break;
+  }
+
+  gst_element_message_full (element, GST_MESSAGE_ERROR, domain, code, text,
+      debug, file, function, line);
+}
