@@ -455,6 +455,22 @@ fgrab_object_close (FgrabObject * obj)
   replace_device (obj, NULL);
 }
 
+GstStateChangeReturn
+fgrab_object_change_state (FgrabObject * obj, GstStateChange transition,
+    GstElementClass * parent_class)
+{
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY && !fgrab_object_open (obj))
+    return GST_STATE_CHANGE_FAILURE;
+
+  ret = parent_class->change_state (obj->element, transition);
+
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    fgrab_object_close (obj);
+  return ret;
+}
+
 gboolean
 fgrab_object_reopen (FgrabObject * obj, gboolean post_errors)
 {
@@ -640,6 +656,16 @@ fgrab_repack_frame (GstBuffer * buf, const GstVideoInfo * info,
   fgrab_copy_planes (&frame, data, layout, to_device);
   gst_video_frame_unmap (&frame);
   return TRUE;
+}
+
+void
+fgrab_object_post_no_caps_error (FgrabObject * obj)
+{
+  GError *error = NULL;
+
+  fgrab_device_explain_no_caps (obj->device, &error);
+  FGRAB_ELEMENT_POST_ERROR (obj->element, error);
+  g_error_free (error);
 }
 
 void

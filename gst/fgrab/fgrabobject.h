@@ -110,6 +110,10 @@ void fgrab_object_get_property (GObject * object, guint prop_id,
  * closes it.  FALSE after posting an error. */
 gboolean fgrab_object_open (FgrabObject * obj);
 void fgrab_object_close (FgrabObject * obj);
+/* change_state of both elements: fgrab_object_open at NULL->READY, then
+ * @parent_class's, fgrab_object_close at READY->NULL. */
+GstStateChangeReturn fgrab_object_change_state (FgrabObject * obj,
+    GstStateChange transition, GstElementClass * parent_class);
 /* Ends read()/write() I/O if it ran (closing is the only way) and opens a
  * node that an earlier reopen left closed.  FALSE when the node cannot be
  * opened: after posting an error when @post_errors, else with a warning in
@@ -147,6 +151,8 @@ gboolean fgrab_planes_are_default (const GstVideoInfo * info, guint n_planes,
  * @info does. */
 gboolean fgrab_layout_is_default (const FgrabFrameLayout * layout,
     const GstVideoInfo * info);
+/* The error for a node that offers no caps, saying why. */
+void fgrab_object_post_no_caps_error (FgrabObject * obj);
 /* The error for a driver whose frame layout cannot be used. */
 void fgrab_object_post_layout_error (FgrabObject * obj);
 

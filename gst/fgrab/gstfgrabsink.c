@@ -296,13 +296,8 @@ gst_fgrab_sink_check_formats (GstFgrabSink * self)
   GstCaps *caps = fgrab_device_probe_caps (self->obj.device);
   gboolean ok = caps != NULL && !gst_caps_is_empty (caps);
 
-  if (!ok) {
-    GError *error = NULL;
-
-    fgrab_device_explain_no_caps (self->obj.device, &error);
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-    g_error_free (error);
-  }
+  if (!ok)
+    fgrab_object_post_no_caps_error (&self->obj);
   gst_clear_caps (&caps);
   return ok;
 }
@@ -340,32 +335,15 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
   GstFgrabSink *self = GST_FGRAB_SINK (element);
   GstStateChangeReturn ret;
 
-  switch (transition) {
-    case GST_STATE_CHANGE_NULL_TO_READY:
-      if (!fgrab_object_open (&self->obj))
-        return GST_STATE_CHANGE_FAILURE;
-      break;
-    case GST_STATE_CHANGE_READY_TO_PAUSED:
-      if (!gst_fgrab_sink_prepare (self))
-        return GST_STATE_CHANGE_FAILURE;
-      break;
-    default:
-      break;
-  }
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
+      !gst_fgrab_sink_prepare (self))
+    return GST_STATE_CHANGE_FAILURE;
 
-  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  ret = fgrab_object_change_state (&self->obj, transition,
+      GST_ELEMENT_CLASS (parent_class));
 
-  switch (transition) {
-    case GST_STATE_CHANGE_PAUSED_TO_READY:
-      gst_fgrab_sink_finish (self);
-      break;
-    case GST_STATE_CHANGE_READY_TO_NULL:
-      fgrab_object_close (&self->obj);
-      break;
-    default:
-      break;
-  }
-
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    gst_fgrab_sink_finish (self);
   return ret;
 }
 

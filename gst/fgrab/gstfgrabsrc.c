@@ -198,29 +198,8 @@ gst_fgrab_src_finalize (GObject * object)
 static GstStateChangeReturn
 gst_fgrab_src_change_state (GstElement * element, GstStateChange transition)
 {
-  GstFgrabSrc *self = GST_FGRAB_SRC (element);
-  GstStateChangeReturn ret;
-
-  switch (transition) {
-    case GST_STATE_CHANGE_NULL_TO_READY:
-      if (!fgrab_object_open (&self->obj))
-        return GST_STATE_CHANGE_FAILURE;
-      break;
-    default:
-      break;
-  }
-
-  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-
-  switch (transition) {
-    case GST_STATE_CHANGE_READY_TO_NULL:
-      fgrab_object_close (&self->obj);
-      break;
-    default:
-      break;
-  }
-
-  return ret;
+  return fgrab_object_change_state (&GST_FGRAB_SRC (element)->obj, transition,
+      GST_ELEMENT_CLASS (parent_class));
 }
 
 static GstCaps *
@@ -470,11 +449,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
 
   thiscaps = gst_pad_query_caps (pad, NULL);
   if (thiscaps == NULL || gst_caps_is_empty (thiscaps)) {
-    GError *error = NULL;
-
-    fgrab_device_explain_no_caps (self->obj.device, &error);
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-    g_error_free (error);
+    fgrab_object_post_no_caps_error (&self->obj);
     gst_clear_caps (&thiscaps);
     return FALSE;
   }
