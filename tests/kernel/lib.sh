@@ -115,7 +115,7 @@ require_element() {
 # frames_written [LOG]: the count fgrabsink logs when it stops (-1 if absent;
 # needs GST_DEBUG=fgrabsink:4); LOG defaults to the last gst run's.
 frames_written() {
-	local line re='fgrabsink.*gst_fgrab_sink_stop.* ([0-9]+) frames written'
+	local line re='fgrabsink.* ([0-9]+) frames written'
 	while IFS= read -r line; do
 		[[ $line =~ $re ]] && {
 			echo "${BASH_REMATCH[1]}"
