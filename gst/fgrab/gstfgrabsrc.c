@@ -544,23 +544,14 @@ pool_layout_is_default (GstFgrabSrc * self, GstBufferPool * pool)
   return ok;
 }
 
-static gboolean
-gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
+/* How frames reach the buffers: read() straight in (the driver's layout
+ * is the caps' default one, or downstream takes a video meta describing
+ * it) or into staging and repacked.  Returns the buffer size, 0 when the
+ * driver gives none. */
+static guint
+choose_buffer_layout (GstFgrabSrc * self, gboolean downstream_meta)
 {
-  GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-  GstBufferPool *pool = NULL;
-  GstStructure *config;
-  GstCaps *caps;
-  guint size = 0, min = 0, max = 0, buf_size;
-  gboolean raw, downstream_meta, update;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (self->format == NULL)
-    return FALSE;
-
-  raw = self->format->kind == FGRAB_FORMAT_KIND_RAW;
-  downstream_meta = gst_query_find_allocation_meta (query,
-      GST_VIDEO_META_API_TYPE, NULL);
+  const FgrabFrameLayout *layout = &self->layout;
 
   g_free (self->staging);
   self->staging = NULL;
@@ -568,112 +559,163 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
   self->add_meta = FALSE;
   self->repack = FALSE;
 
-  if (raw) {
-    /* read() needs room for all the driver has, sizeimage included, or
-     * the rest of the frame would come with the next read */
-    self->read_size = self->layout.sizeimage;
-    if (fgrab_layout_is_default (&self->layout, &self->info)) {
-      buf_size = MAX (self->layout.sizeimage, self->info.size);
-    } else if (downstream_meta) {
-      self->add_meta = TRUE;
-      buf_size = MAX (self->layout.sizeimage, self->info.size);
-    } else {
+  switch (self->format->kind) {
+    case FGRAB_FORMAT_KIND_RAW:
+      /* read() needs room for all the driver has, sizeimage included, or
+       * the rest of the frame would come with the next read */
+      self->read_size = layout->sizeimage;
+      if (fgrab_layout_is_default (layout, &self->info))
+        return MAX (layout->sizeimage, self->info.size);
+      if (downstream_meta) {
+        self->add_meta = TRUE;
+        return MAX (layout->sizeimage, self->info.size);
+      }
       self->repack = TRUE;
-      self->staging_size = self->layout.sizeimage;
+      self->staging_size = layout->sizeimage;
       self->staging = g_malloc (self->staging_size);
-      buf_size = self->info.size;
-    }
-  } else if (self->format->kind == FGRAB_FORMAT_KIND_FRAMED) {
-    self->read_size = self->layout.sizeimage;
-    buf_size = self->read_size;
-  } else {
-    self->read_size = self->layout.sizeimage ?
-        CLAMP (self->layout.sizeimage, 4096, MAX_STREAM_CHUNK) :
-        DEFAULT_STREAM_CHUNK;
-    buf_size = self->read_size;
+      return self->info.size;
+    case FGRAB_FORMAT_KIND_FRAMED:
+      self->read_size = layout->sizeimage;
+      return self->read_size;
+    default:
+      self->read_size = layout->sizeimage ?
+          CLAMP (layout->sizeimage, 4096, MAX_STREAM_CHUNK) :
+          DEFAULT_STREAM_CHUNK;
+      return self->read_size;
   }
+}
+
+/* Frames are read (or repacked) into the caps' default layout: a pool
+ * that pads them is asked not to.  FALSE when it insists. */
+static gboolean
+unpad_pool (GstFgrabSrc * self, GstBufferPool * pool)
+{
+  GstStructure *config;
+  GstVideoAlignment align;
+
+  if (pool_layout_is_default (self, pool))
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_video_alignment_reset (&align);
+  gst_buffer_pool_config_set_video_alignment (config, &align);
+  if (!gst_buffer_pool_set_config (pool, config) ||
+      !pool_layout_is_default (self, pool)) {
+    GST_DEBUG_OBJECT (self, "downstream pool insists on its padding");
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self, "downstream pool set up without its padding");
+  return TRUE;
+}
+
+/* Downstream's @pool set up for our buffers, or NULL (@pool unreffed)
+ * when it cannot take them. */
+static GstBufferPool *
+setup_downstream_pool (GstFgrabSrc * self, GstBufferPool * pool,
+    GstCaps * caps, guint size, guint min, guint max, gboolean video_meta)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (video_meta &&
+      gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    /* the pool may have adjusted the config: take it if it still fits */
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)) {
+      GST_DEBUG_OBJECT (self, "downstream pool refuses our sizes");
+      gst_structure_free (config);
+      gst_object_unref (pool);
+      return NULL;
+    }
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      gst_object_unref (pool);
+      return NULL;
+    }
+  }
+  if (self->format->kind == FGRAB_FORMAT_KIND_RAW && !self->add_meta &&
+      !unpad_pool (self, pool)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* A pool of our own, or NULL after posting an error. */
+static GstBufferPool *
+new_pool (GstFgrabSrc * self, GstCaps * caps, guint size, guint min,
+    guint max, gboolean video_meta)
+{
+  gboolean video = self->format->kind == FGRAB_FORMAT_KIND_RAW &&
+      !self->add_meta;
+  GstBufferPool *pool = video ? gst_video_buffer_pool_new () :
+      gst_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (video_meta)
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Could not set up buffers of %u bytes for device '%s'.", size,
+            self->obj.device->path), (NULL));
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+static gboolean
+gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
+{
+  GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
+  GstBufferPool *pool = NULL;
+  GstCaps *caps;
+  guint size = 0, min = 0, max = 0, buf_size;
+  gboolean downstream_meta, video_meta, update;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (self->format == NULL)
+    return FALSE;
+
+  downstream_meta = gst_query_find_allocation_meta (query,
+      GST_VIDEO_META_API_TYPE, NULL);
+  buf_size = choose_buffer_layout (self, downstream_meta);
   if (buf_size == 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("Device '%s' reports an image size of 0 bytes.",
             self->obj.device->path), (NULL));
     return FALSE;
   }
-
+  /* buffers in the default layout carry a video meta for who asks */
+  video_meta = self->format->kind == FGRAB_FORMAT_KIND_RAW &&
+      !self->add_meta && downstream_meta;
   GST_DEBUG_OBJECT (self, "read size %" G_GSIZE_FORMAT ", buffer size %u, "
       "meta %d, repack %d", self->read_size, buf_size, self->add_meta,
       self->repack);
 
   update = gst_query_get_n_allocation_pools (query) > 0;
-  if (update) {
+  if (update)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-    /* buffers shaped by our own video meta need a plain pool */
-    if (pool && self->add_meta && GST_IS_VIDEO_BUFFER_POOL (pool))
-      gst_clear_object (&pool);
-  }
+  /* buffers shaped by our own video meta need a plain pool */
+  if (pool && self->add_meta && GST_IS_VIDEO_BUFFER_POOL (pool))
+    gst_clear_object (&pool);
   min = MAX (min, MIN_POOL_BUFFERS);
 
-  if (pool) {
-    config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, buf_size, min, max);
-    if (raw && !self->add_meta && downstream_meta &&
-        gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
-      gst_buffer_pool_config_add_option (config,
-          GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config (pool, config)) {
-      /* the pool may have adjusted the config: take it if it still fits */
-      config = gst_buffer_pool_get_config (pool);
-      if (!gst_buffer_pool_config_validate_params (config, caps, buf_size,
-              min, max)) {
-        GST_DEBUG_OBJECT (self, "downstream pool refuses our sizes");
-        gst_structure_free (config);
-        gst_clear_object (&pool);
-      } else if (!gst_buffer_pool_set_config (pool, config)) {
-        gst_clear_object (&pool);
-      }
-    }
-    /* frames are read (or repacked) into the caps' default layout: a pool
-     * that pads them is asked not to, and left if it insists */
-    if (pool && raw && !self->add_meta && !pool_layout_is_default (self, pool)) {
-      GstVideoAlignment align;
-
-      config = gst_buffer_pool_get_config (pool);
-      gst_video_alignment_reset (&align);
-      gst_buffer_pool_config_set_video_alignment (config, &align);
-      if (!gst_buffer_pool_set_config (pool, config) ||
-          !pool_layout_is_default (self, pool)) {
-        GST_DEBUG_OBJECT (self, "downstream pool insists on its padding");
-        gst_clear_object (&pool);
-      } else {
-        GST_DEBUG_OBJECT (self, "downstream pool set up without its padding");
-      }
-    }
-  }
-
-  if (pool == NULL) {
-    if (raw && !self->add_meta)
-      pool = gst_video_buffer_pool_new ();
-    else
-      pool = gst_buffer_pool_new ();
-    config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, buf_size, min, max);
-    if (raw && !self->add_meta && downstream_meta)
-      gst_buffer_pool_config_add_option (config,
-          GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config (pool, config)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-          ("Could not set up buffers of %u bytes for device '%s'.", buf_size,
-              self->obj.device->path), (NULL));
-      gst_object_unref (pool);
-      return FALSE;
-    }
-  }
+  if (pool)
+    pool = setup_downstream_pool (self, pool, caps, buf_size, min, max,
+        video_meta);
+  if (pool == NULL &&
+      !(pool = new_pool (self, caps, buf_size, min, max, video_meta)))
+    return FALSE;
 
   if (update)
     gst_query_set_nth_allocation_pool (query, 0, pool, buf_size, min, max);
   else
     gst_query_add_allocation_pool (query, pool, buf_size, min, max);
   gst_object_unref (pool);
-
   return TRUE;
 }
 
