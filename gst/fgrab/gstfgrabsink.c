@@ -465,6 +465,27 @@ choose_write_size (GstFgrabSink * self)
   return write_size;
 }
 
+/* Whether frames are padded to sizeimage, and the staging they are
+ * padded or repacked in. */
+static void
+configure_staging (GstFgrabSink * self, GstFgrabWriteSize write_size)
+{
+  FgrabFormatKind kind = self->format->kind;
+
+  /* for a raw format layout.payload is the picture, for an encoded one
+   * sizeimage: what a frame of it may take */
+  self->pad_to_sizeimage = write_size == GST_FGRAB_WRITE_SIZE_SIZEIMAGE &&
+      (kind == FGRAB_FORMAT_KIND_RAW ?
+      self->layout.sizeimage > self->layout.payload :
+      kind == FGRAB_FORMAT_KIND_FRAMED && self->layout.sizeimage > 0);
+  self->oversize_warned = FALSE;
+  if (self->pad_to_sizeimage)
+    ensure_staging (self, self->layout.sizeimage, TRUE);
+  else if (kind == FGRAB_FORMAT_KIND_RAW &&
+      !fgrab_layout_is_default (&self->layout, &self->info))
+    ensure_staging (self, self->layout.payload, TRUE);
+}
+
 /* S_FMT and S_PARM from fixed @caps.  FALSE after posting an error. */
 static gboolean
 gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
@@ -522,19 +543,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     GST_VIDEO_SINK_HEIGHT (self) = GST_VIDEO_INFO_HEIGHT (&self->info);
   }
 
-  /* for a raw format layout.payload is the picture, for an encoded one
-   * sizeimage: what a frame of it may take */
-  self->pad_to_sizeimage = write_size == GST_FGRAB_WRITE_SIZE_SIZEIMAGE &&
-      (self->format->kind == FGRAB_FORMAT_KIND_RAW ?
-      self->layout.sizeimage > self->layout.payload :
-      self->format->kind == FGRAB_FORMAT_KIND_FRAMED &&
-      self->layout.sizeimage > 0);
-  self->oversize_warned = FALSE;
-  if (self->pad_to_sizeimage)
-    ensure_staging (self, self->layout.sizeimage, TRUE);
-  else if (self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      !fgrab_layout_is_default (&self->layout, &self->info))
-    ensure_staging (self, self->layout.payload, TRUE);
+  configure_staging (self, write_size);
 
   GST_INFO_OBJECT (self, "configured %" GST_PTR_FORMAT ": payload %"
       G_GSIZE_FORMAT " bytes (driver's sizeimage %" G_GSIZE_FORMAT
@@ -827,12 +836,51 @@ map_failed:
   return GST_FLOW_ERROR;
 }
 
+/* An encoded frame is one write(). */
+static GstFlowReturn
+render_encoded (GstFgrabSink * self, GstBuffer * buf)
+{
+  gsize sizeimage = self->layout.sizeimage;
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstMapInfo map;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not map a buffer."),
+        (NULL));
+    return GST_FLOW_ERROR;
+  }
+  if (self->format->kind == FGRAB_FORMAT_KIND_FRAMED && sizeimage > 0 &&
+      map.size > sizeimage && !self->oversize_warned) {
+    GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+        ("A frame of %" G_GSIZE_FORMAT " bytes is larger than the %"
+            G_GSIZE_FORMAT " bytes device '%s' takes a frame: readers get "
+            "it cut in parts. Lower the encoder's quality or bit rate.",
+            map.size, sizeimage, self->obj.device->path), (NULL));
+    self->oversize_warned = TRUE;
+  }
+  if (map.size > 0 && self->pad_to_sizeimage) {
+    /* vb2 queues a buffer once sizeimage bytes are in: zeros end the
+     * frame (a decoder stops at its end marker anyway), and one too big
+     * for a buffer is padded to the end of its last, so that the next
+     * frame starts a buffer of its own */
+    gsize total = (map.size + sizeimage - 1) / sizeimage * sizeimage;
+
+    ensure_staging (self, total, FALSE);
+    memcpy (self->staging, map.data, map.size);
+    memset (self->staging + map.size, 0, total - map.size);
+    ret = write_frame (self, self->staging, total);
+  } else if (map.size > 0) {
+    ret = write_frame (self, map.data, map.size);
+  }
+  gst_buffer_unmap (buf, &map);
+  return ret;
+}
+
 static GstFlowReturn
 gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (vsink);
   GstFlowReturn ret;
-  GstMapInfo map;
 
   if (!self->in_preroll && self->preroll_shown) {
     gboolean same = self->preroll_shown == buf;
@@ -858,45 +906,10 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
       return GST_FLOW_ERROR;
   }
 
-  if (self->format->kind == FGRAB_FORMAT_KIND_RAW) {
+  if (self->format->kind == FGRAB_FORMAT_KIND_RAW)
     ret = render_raw (self, buf);
-  } else {
-    /* an encoded frame is one write() */
-    if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-          ("Could not map a buffer."), (NULL));
-      return GST_FLOW_ERROR;
-    }
-    if (self->format->kind == FGRAB_FORMAT_KIND_FRAMED &&
-        self->layout.sizeimage > 0 && map.size > self->layout.sizeimage &&
-        !self->oversize_warned) {
-      GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
-          ("A frame of %" G_GSIZE_FORMAT " bytes is larger than the %"
-              G_GSIZE_FORMAT " bytes device '%s' takes a frame: readers get "
-              "it cut in parts. Lower the encoder's quality or bit rate.",
-              map.size, self->layout.sizeimage, self->obj.device->path),
-          (NULL));
-      self->oversize_warned = TRUE;
-    }
-    if (map.size == 0) {
-      ret = GST_FLOW_OK;
-    } else if (self->pad_to_sizeimage) {
-      /* vb2 queues a buffer once sizeimage bytes are in: zeros end the
-       * frame (a decoder stops at its end marker anyway), and one too big
-       * for a buffer is padded to the end of its last, so that the next
-       * frame starts a buffer of its own */
-      gsize total = (map.size + self->layout.sizeimage - 1) /
-          self->layout.sizeimage * self->layout.sizeimage;
-
-      ensure_staging (self, total, FALSE);
-      memcpy (self->staging, map.data, map.size);
-      memset (self->staging + map.size, 0, total - map.size);
-      ret = write_frame (self, self->staging, total);
-    } else {
-      ret = write_frame (self, map.data, map.size);
-    }
-    gst_buffer_unmap (buf, &map);
-  }
+  else
+    ret = render_encoded (self, buf);
 
   if (ret == GST_FLOW_OK) {
     self->frames++;
