@@ -60,6 +60,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
+#include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgraburi.h"
 #include "gstfgrabsrc.h"
@@ -102,14 +103,7 @@ struct _GstFgrabSrc
   gsize staging_size;
   gsize read_size;
 
-  /* frames pushed, frames lost (dropped or missed), driver buffers read
-   * (the buffer offsets: a dropped frame leaves a hole) */
-  guint64 frames;
-  guint64 dropped;
-  guint64 sequence;
-  guint64 stream_offset;
-  GstClockTime last_pts;
-  gboolean discont;
+  FgrabFrameClock fclock;
   /* the node was reopened after EIO and no read has worked since */
   gboolean eio_reopened;
 };
@@ -429,6 +423,8 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
     gst_caps_set_simple (result, "framerate", GST_TYPE_FRACTION, self->fps_n,
         self->fps_d, NULL);
   }
+  fgrab_frame_clock_configure (&self->fclock,
+      self->format->kind == FGRAB_FORMAT_KIND_STREAM, self->period);
   self->configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;
@@ -724,12 +720,7 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
-  self->frames = 0;
-  self->dropped = 0;
-  self->sequence = 0;
-  self->stream_offset = 0;
-  self->last_pts = GST_CLOCK_TIME_NONE;
-  self->discont = TRUE;
+  fgrab_frame_clock_reset (&self->fclock, GST_ELEMENT (self));
   self->eio_reopened = FALSE;
 
   return fgrab_object_start (&self->obj);
@@ -741,7 +732,7 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames captured, %"
-      G_GUINT64_FORMAT " dropped", self->frames, self->dropped);
+      G_GUINT64_FORMAT " dropped", self->fclock.frames, self->fclock.dropped);
 
   g_free (self->staging);
   self->staging = NULL;
@@ -808,73 +799,6 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
   return GST_BASE_SRC_CLASS (parent_class)->query (bsrc, query);
 }
 
-/* The running time at which the frame being read began: read() has no
- * driver timestamp, so now minus a period. */
-static GstClockTime
-frame_pts (GstFgrabSrc * self)
-{
-  GstClock *clock;
-  GstClockTime base, now, pts;
-
-  /* the clock and the base time in one look under the lock, as
-   * gst_element_get_clock() and gst_element_get_base_time() take it each */
-  GST_OBJECT_LOCK (self);
-  clock = GST_ELEMENT_CLOCK (self);
-  if (clock)
-    gst_object_ref (clock);
-  base = GST_ELEMENT_CAST (self)->base_time;
-  GST_OBJECT_UNLOCK (self);
-
-  if (clock == NULL)
-    return GST_CLOCK_TIME_NONE;
-  now = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  pts = now > base ? now - base : 0;
-  if (GST_CLOCK_TIME_IS_VALID (self->period))
-    pts = pts > self->period ? pts - self->period : 0;
-  return pts;
-}
-
-/* Lost frames are told to the application as v4l2src tells them: a QoS
- * message of a live source with the frames pushed and the frames lost
- * since start, for the time span lost. */
-static void
-post_lost_frames (GstFgrabSrc * self, GstClockTime timestamp,
-    GstClockTime duration)
-{
-  GstMessage *msg;
-
-  msg = gst_message_new_qos (GST_OBJECT_CAST (self), TRUE, timestamp,
-      GST_CLOCK_TIME_NONE, timestamp, duration);
-  gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, self->frames,
-      self->dropped);
-  gst_element_post_message (GST_ELEMENT_CAST (self), msg);
-}
-
-/* A frame that was read but cannot go out.  Its driver buffer still
- * counts (the next buffer's offset leaves a hole) and, as a frame the
- * driver delivered, it is where the next gap is measured from. */
-static void
-drop_frame (GstFgrabSrc * self, const gchar * why, gsize size)
-{
-  GstClockTime pts;
-
-  self->discont = TRUE;
-  /* a byte stream has no frames to lose: the next chunk is DISCONT */
-  if (self->format->kind == FGRAB_FORMAT_KIND_STREAM)
-    return;
-
-  pts = frame_pts (self);
-  self->dropped++;
-  GST_DEBUG_OBJECT (self, "dropping frame %" G_GUINT64_FORMAT " (%s, %"
-      G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes): %" G_GUINT64_FORMAT
-      " lost in all", self->sequence, why, size, self->layout.payload,
-      self->dropped);
-  self->sequence++;
-  self->last_pts = pts;
-  post_lost_frames (self, pts, self->period);
-}
-
 /* After a fatal error the driver calls vb2_queue_error(), and from then
  * on vb2 fails every read() with EIO until the queue is released, which
  * only closing the node does: retrying reads cannot help.  Reopening
@@ -900,7 +824,7 @@ reopen_after_io_error (GstFgrabSrc * self)
     return FALSE;
   }
   /* the frames lost while the node was closed are not measured */
-  self->last_pts = GST_CLOCK_TIME_NONE;
+  fgrab_frame_clock_forget_gap (&self->fclock);
   return TRUE;
 }
 
@@ -945,7 +869,8 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
           GST_WARNING_OBJECT (self, "read error, reopening the device: %s",
               error->message);
           g_clear_error (&error);
-          drop_frame (self, "read error", 0);
+          fgrab_frame_clock_drop (&self->fclock, "read error", 0,
+              self->layout.payload);
           self->eio_reopened = TRUE;
           if (!reopen_after_io_error (self))
             return GST_FLOW_ERROR;
@@ -984,51 +909,9 @@ frame_is_whole (GstFgrabSrc * self, gsize size)
     default:
       return TRUE;
   }
-  drop_frame (self, size == 0 ? "empty" : "short", size);
+  fgrab_frame_clock_drop (&self->fclock, size == 0 ? "empty" : "short", size,
+      self->layout.payload);
   return FALSE;
-}
-
-static void
-timestamp_buffer (GstFgrabSrc * self, GstBuffer * buf, gsize size)
-{
-  GstClockTime pts = frame_pts (self);
-
-  if (self->format->kind == FGRAB_FORMAT_KIND_STREAM) {
-    GST_BUFFER_OFFSET (buf) = self->stream_offset;
-    self->stream_offset += size;
-    GST_BUFFER_OFFSET_END (buf) = self->stream_offset;
-  } else {
-    if (GST_CLOCK_TIME_IS_VALID (pts) && GST_CLOCK_TIME_IS_VALID
-        (self->last_pts) && GST_CLOCK_TIME_IS_VALID (self->period) &&
-        pts > self->last_pts &&
-        pts - self->last_pts > self->period + self->period / 2) {
-      guint64 lost = (pts - self->last_pts + self->period / 2) /
-          self->period - 1;
-
-      self->dropped += lost;
-      self->discont = TRUE;
-      GST_DEBUG_OBJECT (self, "gap of %" GST_TIME_FORMAT ": about %"
-          G_GUINT64_FORMAT " frames dropped (%" G_GUINT64_FORMAT " in all)",
-          GST_TIME_ARGS (pts - self->last_pts), lost, self->dropped);
-      post_lost_frames (self, self->last_pts + self->period,
-          lost * self->period);
-    }
-    GST_BUFFER_DURATION (buf) = self->period;
-    /* missed frames are an estimate of time and leave the offsets alone */
-    GST_BUFFER_OFFSET (buf) = self->sequence;
-    GST_BUFFER_OFFSET_END (buf) = self->sequence + 1;
-    self->sequence++;
-  }
-
-  GST_BUFFER_PTS (buf) = pts;
-  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
-  self->last_pts = pts;
-  self->frames++;
-
-  if (self->discont) {
-    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
-    self->discont = FALSE;
-  }
 }
 
 static GstFlowReturn
@@ -1097,7 +980,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
    * the usual case, needs no resize */
   if (size != buf_size)
     gst_buffer_set_size (buf, size);
-  timestamp_buffer (self, buf, size);
+  fgrab_frame_clock_stamp (&self->fclock, buf, size);
 
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %" G_GSIZE_FORMAT
       " bytes, pts %" GST_TIME_FORMAT, GST_BUFFER_OFFSET (buf), size,
