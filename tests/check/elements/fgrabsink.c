@@ -107,6 +107,19 @@ check_written_frame (FakeV4l2Device * dev, guint index, guint n, gsize size)
   g_bytes_unref (bytes);
 }
 
+/* The fake got @count frames, written frame i being pushed frame i of
+ * @size bytes. */
+static void
+check_written_frames (FakeV4l2Device * dev, guint count, gsize size)
+{
+  guint i;
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+      count);
+  for (i = 0; i < count; i++)
+    check_written_frame (dev, i, i, size);
+}
+
 static gboolean
 wait_for_written_frames (FakeV4l2Device * dev, guint count)
 {
@@ -364,15 +377,12 @@ GST_START_TEST (test_frames_arrive_byte_exact)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  guint i;
 
   gst_harness_set_src_caps_str (h, YUY2_320);
   push_frames (h, 0, 5, FRAME_320);
 
   /* the preroll frame is written once, not again when rendered */
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 5);
-  for (i = 0; i < 5; i++)
-    check_written_frame (dev, i, i, FRAME_320);
+  check_written_frames (dev, 5, FRAME_320);
   gst_harness_teardown (h);
 }
 
@@ -394,9 +404,7 @@ GST_START_TEST (test_loopback_gets_payload_not_sizeimage)
   fail_unless_equals_int (fmt.fmt.pix.sizeimage, FRAME_320 + 2048);
 
   push_frames (h, 0, 3, FRAME_320);
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  check_written_frame (dev, 0, 0, FRAME_320);
-  check_written_frame (dev, 2, 2, FRAME_320);
+  check_written_frames (dev, 3, FRAME_320);
   gst_harness_teardown (h);
 }
 
@@ -426,6 +434,20 @@ check_frame_then_zeros (FakeV4l2Device * dev, guint index, guint n,
           "0x%02x", index, i, data[i], want);
   }
   g_bytes_unref (bytes);
+}
+
+/* The fake got @count frames, written frame i being pushed frame i's
+ * @payload bytes and zeros up to @size. */
+static void
+check_written_frames_then_zeros (FakeV4l2Device * dev, guint count,
+    gsize payload, gsize size)
+{
+  guint i;
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+      count);
+  for (i = 0; i < count; i++)
+    check_frame_then_zeros (dev, i, i, payload, size);
 }
 
 static gchar *
@@ -461,7 +483,6 @@ GST_START_TEST (test_vb2_frames_padded_to_sizeimage)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
-  guint i;
 
   fake_v4l2_device_set_driver (dev, "vivid");
   fake_v4l2_device_set_padding (dev, 0, 2048);
@@ -469,9 +490,7 @@ GST_START_TEST (test_vb2_frames_padded_to_sizeimage)
   gst_harness_set_src_caps_str (h, YUY2_320);
 
   push_frames (h, 0, 3, FRAME_320);
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  for (i = 0; i < 3; i++)
-    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 2048);
+  check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
   fail_unless_equals_int (fake_v4l2_device_get_pending_bytes (dev), 0);
   gst_harness_teardown (h);
 }
@@ -618,7 +637,6 @@ GST_START_TEST (test_unknown_driver_gets_sizeimage)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  guint i;
 
   fake_v4l2_device_set_padding (dev, 0, 100);
   assert_write_size (h, "auto");
@@ -627,9 +645,7 @@ GST_START_TEST (test_unknown_driver_gets_sizeimage)
   /* the choice reads back while configured */
   assert_write_size (h, "sizeimage");
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
-  for (i = 0; i < 2; i++)
-    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 100);
+  check_written_frames_then_zeros (dev, 2, FRAME_320, FRAME_320 + 100);
   gst_harness_teardown (h);
 }
 
@@ -648,9 +664,7 @@ GST_START_TEST (test_write_size_payload_overrides_detection)
   push_frames (h, 0, 3, FRAME_320);
   assert_write_size (h, "payload");
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  check_written_frame (dev, 0, 0, FRAME_320);
-  check_written_frame (dev, 2, 2, FRAME_320);
+  check_written_frames (dev, 3, FRAME_320);
   gst_harness_teardown (h);
 }
 
@@ -662,7 +676,6 @@ GST_START_TEST (test_write_size_sizeimage_overrides_detection)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
-  guint i;
 
   fake_v4l2_device_set_driver (dev, "v4l2 loopback");
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
@@ -672,9 +685,7 @@ GST_START_TEST (test_write_size_sizeimage_overrides_detection)
   push_frames (h, 0, 3, FRAME_320);
   assert_write_size (h, "sizeimage");
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  for (i = 0; i < 3; i++)
-    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 2048);
+  check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
   gst_harness_teardown (h);
 }
 
@@ -684,7 +695,6 @@ GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  guint i;
 
   fake_v4l2_device_set_short_writes (dev, 1000);
   fake_v4l2_device_inject_io_error (dev, EINTR, 1, 3);
@@ -692,9 +702,7 @@ GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
   gst_harness_set_src_caps_str (h, YUY2_320);
   push_frames (h, 0, 4, FRAME_320);
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
-  for (i = 0; i < 4; i++)
-    check_written_frame (dev, i, i, FRAME_320);
+  check_written_frames (dev, 4, FRAME_320);
   gst_harness_teardown (h);
 }
 
