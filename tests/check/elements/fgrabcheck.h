@@ -75,7 +75,7 @@ fgrab_check_assert_text_has (const gchar * text, const gchar * phrase, ...)
 /* An element of @factory alone, device @path and the property name/value
  * pairs of the NULL-terminated @props (may be NULL), taken to READY: the
  * error it posted (it must then have failed the state change), NULL if it
- * opened. */
+ * opened; going back to NULL must work either way. */
      gchar *fgrab_check_open_error_text (const gchar * factory,
     const gchar * path, const gchar * const *props);
 /* Opening @path with an element of @factory fails with an error that has

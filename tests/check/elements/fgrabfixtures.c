@@ -172,7 +172,8 @@ fgrab_check_open_error_text (const gchar * factory, const gchar * path,
   ret = gst_element_set_state (element, GST_STATE_READY);
   if (fgrab_check_pop_message_text (bus, GST_MESSAGE_ERROR, &text))
     fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
-  gst_element_set_state (element, GST_STATE_NULL);
+  fail_unless_equals_int (gst_element_set_state (element, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
   gst_element_set_bus (element, NULL);
   gst_object_unref (bus);
   gst_object_unref (element);
