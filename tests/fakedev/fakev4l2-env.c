@@ -44,19 +44,13 @@ static GPtrArray *env_devices;
 static FakeV4l2Device *
 env_capture_new (const gchar * path)
 {
-  FakeV4l2Device *dev = fake_v4l2_device_new (path, FALSE);
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (path, FALSE, 320, 240);
 
   if (dev == NULL)
     return NULL;
   fake_v4l2_device_set_card (dev, "Fake capture (FAKEV4L2_DEVICES)");
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
   fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 15);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
-      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
-  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
   fake_v4l2_device_set_rate_policy (dev, FAKE_V4L2_RATE_NEAREST);
   /* frames come at the programmed rate, as from a real sensor */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
@@ -67,20 +61,14 @@ env_capture_new (const gchar * path)
 static FakeV4l2Device *
 env_output_new (const gchar * path)
 {
-  FakeV4l2Device *dev = fake_v4l2_device_new (path, TRUE);
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (path, TRUE, 320, 240);
 
   if (dev == NULL)
     return NULL;
   fake_v4l2_device_set_card (dev, "Fake output (FAKEV4L2_DEVICES)");
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 1280, 720);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
   fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 15);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
-      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
-  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
   return dev;
 }

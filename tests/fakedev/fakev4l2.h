@@ -113,6 +113,18 @@ void fake_v4l2_device_free (FakeV4l2Device * dev);
 /* Unregisters and frees every device (call between tests). */
 void fake_v4l2_reset (void);
 
+/* Presets (fakev4l2-presets.c), made of the calls below.  A YUYV 4:2:2
+ * device (description "YUYV 4:2:2") of one size, @width x @height, with
+ * the one interval 1/30; current format that size, field NONE, colorspace
+ * SRGB, timeperframe 1/30 (TIMEPERFRAME).  Add further sizes, intervals
+ * and formats as a test needs them: they enumerate after these. */
+FakeV4l2Device *fake_v4l2_device_new_yuyv (const gchar * path,
+    gboolean output, guint width, guint height);
+/* vivid's standards that decide the format (see
+ * fake_v4l2_device_add_standard_format): 525/60 lines 720x480 at
+ * 1001/30000, 625/50 lines 720x576 at 1/25. */
+void fake_v4l2_device_add_sdtv_standard_formats (FakeV4l2Device * dev);
+
 /* Identity. device_caps == 0 means: V4L2_CAP_DEVICE_CAPS not set and
  * device_caps left zero, so the app must use @capabilities. */
 void fake_v4l2_device_set_card (FakeV4l2Device * dev, const gchar * card);

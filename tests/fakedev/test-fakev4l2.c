@@ -988,9 +988,7 @@ new_tv_capture (void)
           V4L2_INPUT_TYPE_TUNER, V4L2_STD_ALL, V4L2_STD_NTSC_M), ==, 1);
   g_assert_cmpuint (fake_v4l2_device_add_input (dev, "S-Video 2",
           V4L2_INPUT_TYPE_CAMERA, V4L2_STD_ALL, V4L2_STD_PAL), ==, 2);
-  fake_v4l2_device_add_standard_format (dev, V4L2_STD_525_60, 720, 480,
-      1001, 30000);
-  fake_v4l2_device_add_standard_format (dev, V4L2_STD_625_50, 720, 576, 1, 25);
+  fake_v4l2_device_add_sdtv_standard_formats (dev);
   return dev;
 }
 

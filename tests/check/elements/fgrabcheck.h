@@ -33,12 +33,75 @@
 #define __FGRAB_CHECK_H__
 
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+
+#include "fakev4l2.h"
+
+/* The fixtures below are in fgrabfixtures.c. */
+
+/* Fake device presets (made with fakev4l2.h's own preset,
+ * fake_v4l2_device_new_yuyv).
+ * camera: card "Fake camera", YUYV 320x240 and 640x480, intervals 1/30
+ * and 1/15, current 320x240 at 1/30.
+ * output: card "Fake output", the camera's YUYV sizes and intervals, and
+ * UYVY 320x240; current YUYV 320x240 at 1/30.
+ * tv_card: a capture node as vivid's, card "Fake TV card", YUYV 640x360:
+ * input 0 a webcam without standards, 1 a tuner and 2 S-Video with every
+ * standard, 3 a PAL-only composite input, 4 a tuner set to PAL B and G
+ * (the others start at PAL); the standard decides size and rate.
+ * tv_output: the output above as vivid's output node: output 0 S-Video
+ * with every standard (PAL to start with), output 1 HDMI without. */
+FakeV4l2Device *fgrab_check_new_camera (const gchar * path);
+FakeV4l2Device *fgrab_check_new_output (const gchar * path);
+FakeV4l2Device *fgrab_check_new_tv_card (const gchar * path);
+FakeV4l2Device *fgrab_check_new_tv_output (const gchar * path);
+
+/* Number of fds this process has open. */
+guint fgrab_check_count_open_fds (void);
+
+/* The first message of @type (ERROR or WARNING) on @bus, its text in
+ * *@text; FALSE if there is none. */
+gboolean fgrab_check_pop_message_text (GstBus * bus, GstMessageType type,
+    gchar ** text);
+/* @text has every phrase of the NULL-terminated list. */
+void
+fgrab_check_assert_text_has (const gchar * text, const gchar * phrase, ...)
+    G_GNUC_NULL_TERMINATED;
+/* A message of @type is on @bus, and its text has every phrase of the
+ * NULL-terminated list. */
+     void fgrab_check_assert_message (GstBus * bus, GstMessageType type,
+    const gchar * phrase, ...) G_GNUC_NULL_TERMINATED;
+
+/* An element of @factory alone, device @path and the property name/value
+ * pairs of the NULL-terminated @props (may be NULL), taken to READY: the
+ * error it posted (it must then have failed the state change), NULL if it
+ * opened; going back to NULL must work either way. */
+     gchar *fgrab_check_open_error_text (const gchar * factory,
+    const gchar * path, const gchar * const *props);
+/* Opening @path with an element of @factory fails with an error that has
+ * @phrase and names the device. */
+     void fgrab_check_assert_open_error (const gchar * factory,
+    const gchar * path, const gchar * phrase);
+/* Sets @desc's pipeline to @state and returns the first error message's
+ * text, or NULL if the state change worked without one; going back to
+ * NULL must work either way. */
+     gchar *fgrab_check_pipeline_error_text (const gchar * desc,
+    GstState state);
+     void fgrab_check_assert_pipeline_error (const gchar * desc, GstState state,
+    const gchar * phrase);
+
+/* A bus of the test's own on the harness's bin, for the messages its
+ * element posts; _free takes it off again. */
+     GstBus *fgrab_check_harness_bus (GstHarness * h);
+     void fgrab_check_harness_bus_free (GstHarness * h, GstBus * bus);
+/* The harness's element of @factory (a reference). */
+     GstElement *fgrab_check_harness_element (GstHarness * h,
+    const gchar * factory);
 
 /* a hang guard, not a timing requirement */
 #define FGRAB_CHECK_QUIESCE_TIMEOUT (10 * G_TIME_SPAN_SECOND)
 
-static inline guint
-fgrab_check_count_threads (void)
+     static inline guint fgrab_check_count_threads (void)
 {
   GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
   guint n = 0;

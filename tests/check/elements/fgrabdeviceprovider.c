@@ -115,17 +115,13 @@ new_node (const gchar * name, gboolean output, const gchar * card,
     guint width, guint height, gboolean readwrite)
 {
   gchar *path = node_path (name);
-  FakeV4l2Device *dev = fake_v4l2_device_new (path, output);
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (path, output, width,
+      height);
   guint32 caps = (output ? V4L2_CAP_VIDEO_OUTPUT : V4L2_CAP_VIDEO_CAPTURE) |
       V4L2_CAP_STREAMING | (readwrite ? V4L2_CAP_READWRITE : 0);
 
   fake_v4l2_device_set_card (dev, card);
   fake_v4l2_device_set_caps (dev, caps, caps);
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, width, height);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, width, height,
-      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
   g_free (path);
   return dev;
 }

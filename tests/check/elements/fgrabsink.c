@@ -45,25 +45,6 @@
 /* how long a test waits for what must happen, or for what must not */
 #define HANG_GUARD_SECONDS 10
 
-static FakeV4l2Device *
-new_output (void)
-{
-  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
-
-  fake_v4l2_device_set_card (dev, "Fake output");
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_UYVY, 0, "UYVY 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_UYVY, 320, 240);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 15);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
-      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
-  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
-  return dev;
-}
-
 static GstHarness *
 new_harness (const gchar * extra)
 {
@@ -73,25 +54,6 @@ new_harness (const gchar * extra)
 
   g_free (desc);
   return h;
-}
-
-/* A bus on the harness's bin, for the messages the sink posts. */
-static GstBus *
-harness_bus (GstHarness * h)
-{
-  GstBus *bus = gst_bus_new ();
-
-  gst_element_set_bus (h->element, bus);
-  return bus;
-}
-
-static GstElement *
-harness_sink (GstHarness * h)
-{
-  GstElement *sink = gst_harness_find_element (h, "fgrabsink");
-
-  fail_unless (sink != NULL);
-  return sink;
 }
 
 /* Byte @i of pushed frame @n: a pattern unlike the fake's own, so that
@@ -145,6 +107,19 @@ check_written_frame (FakeV4l2Device * dev, guint index, guint n, gsize size)
   g_bytes_unref (bytes);
 }
 
+/* The fake got @count frames, written frame i being pushed frame i of
+ * @size bytes. */
+static void
+check_written_frames (FakeV4l2Device * dev, guint count, gsize size)
+{
+  guint i;
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+      count);
+  for (i = 0; i < count; i++)
+    check_written_frame (dev, i, i, size);
+}
+
 static gboolean
 wait_for_written_frames (FakeV4l2Device * dev, guint count)
 {
@@ -157,74 +132,6 @@ wait_for_written_frames (FakeV4l2Device * dev, guint count)
     g_usleep (1000);
   }
   return TRUE;
-}
-
-/* The first message of @type on @bus, its text in *text. */
-static gboolean
-pop_message_text (GstBus * bus, GstMessageType type, gchar ** text)
-{
-  GstMessage *msg = gst_bus_pop_filtered (bus, type);
-  GError *err = NULL;
-
-  if (msg == NULL)
-    return FALSE;
-  if (type == GST_MESSAGE_ERROR)
-    gst_message_parse_error (msg, &err, NULL);
-  else
-    gst_message_parse_warning (msg, &err, NULL);
-  *text = g_strdup (err->message);
-  g_error_free (err);
-  gst_message_unref (msg);
-  return TRUE;
-}
-
-/* Takes the sink alone to READY and returns the error it posted, NULL if
- * it opened. */
-static gchar *
-open_error_text (const gchar * path)
-{
-  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
-  GstBus *bus = gst_bus_new ();
-  GstStateChangeReturn ret;
-  gchar *text = NULL;
-
-  g_object_set (sink, "device", path, NULL);
-  gst_element_set_bus (sink, bus);
-  ret = gst_element_set_state (sink, GST_STATE_READY);
-  if (!pop_message_text (bus, GST_MESSAGE_ERROR, &text))
-    text = NULL;
-  if (text)
-    fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
-  gst_element_set_state (sink, GST_STATE_NULL);
-  gst_element_set_bus (sink, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (sink);
-  return text;
-}
-
-static void
-assert_open_error (const gchar * path, const gchar * phrase)
-{
-  gchar *text = open_error_text (path);
-
-  fail_unless (text != NULL, "opening did not fail");
-  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
-      phrase);
-  fail_unless (strstr (text, path) != NULL,
-      "error '%s' does not name the device", text);
-  g_free (text);
-}
-
-static void
-setup (void)
-{
-  fake_v4l2_reset ();
-}
-
-static void
-teardown (void)
-{
-  fake_v4l2_reset ();
 }
 
 GST_START_TEST (test_template_caps_until_open)
@@ -249,7 +156,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps_probed_from_output_queue)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   const gchar *offered[] = { YUY2_320, YUY2_640,
@@ -289,7 +196,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   GstCaps *caps, *odd;
@@ -316,7 +223,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_negotiation_sets_format_and_output_parameters)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness ("sync=false writebuffers=3 "
       "outputmode=high-quality extendedmode=5");
   struct v4l2_format fmt;
@@ -350,7 +257,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_variable_rate_asks_nominal_period)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
   struct v4l2_streamparm parm;
 
@@ -370,10 +277,10 @@ GST_END_TEST;
 
 GST_START_TEST (test_writebuffers_and_outputmode_read_back_driver_values)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness ("sync=false writebuffers=8 "
       "outputmode=high-quality");
-  GstElement *sink = harness_sink (h);
+  GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   guint writebuffers, outputmode;
 
   /* at most 4 buffers, and no high quality mode */
@@ -403,9 +310,9 @@ GST_START_TEST (test_device_name_is_card_name)
   GstElement *sink;
   gchar *name = NULL;
 
-  new_output ();
+  fgrab_check_new_output (FAKE_PATH);
   h = new_harness (NULL);
-  sink = harness_sink (h);
+  sink = fgrab_check_harness_element (h, "fgrabsink");
   g_object_get (sink, "device-name", &name, NULL);
   fail_unless_equals_string (name, "Fake output");
   g_free (name);
@@ -417,7 +324,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_s_parm_refused_is_a_warning)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
   GstBus *bus;
   gchar *text = NULL;
@@ -425,24 +332,20 @@ GST_START_TEST (test_s_parm_refused_is_a_warning)
   /* vivid's output */
   fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_S_PARM, ENOTTY);
   h = new_harness (NULL);
-  bus = harness_bus (h);
+  bus = fgrab_check_harness_bus (h);
   gst_harness_set_src_caps_str (h, YUY2_320);
   push_frames (h, 0, 3, FRAME_320);
 
-  fail_unless (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
-  fail_unless (strstr (text, FAKE_PATH) != NULL, "warning '%s'", text);
-  fail_unless (strstr (text, "does not accept output parameters") != NULL,
-      "warning '%s'", text);
-  g_free (text);
+  fgrab_check_assert_message (bus, GST_MESSAGE_WARNING, FAKE_PATH,
+      "does not accept output parameters", NULL);
   /* once, not per frame */
-  fail_if (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
-  fail_if (pop_message_text (bus, GST_MESSAGE_ERROR, &text));
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_ERROR, &text));
 
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   check_written_frame (dev, 2, 2, FRAME_320);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
+  fgrab_check_harness_bus_free (h, bus);
   gst_harness_teardown (h);
 }
 
@@ -450,25 +353,21 @@ GST_END_TEST;
 
 GST_START_TEST (test_no_timeperframe_is_a_warning)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
   GstBus *bus;
-  gchar *text = NULL;
 
   fake_v4l2_device_set_parm (dev, 0, 1, 25);
   h = new_harness (NULL);
-  bus = harness_bus (h);
+  bus = fgrab_check_harness_bus (h);
   gst_harness_set_src_caps_str (h, YUY2_320);
   push_frames (h, 0, 2, FRAME_320);
 
-  fail_unless (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
-  fail_unless (strstr (text, "cannot be told the frame rate") != NULL,
-      "warning '%s'", text);
-  g_free (text);
+  fgrab_check_assert_message (bus, GST_MESSAGE_WARNING,
+      "cannot be told the frame rate", NULL);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
+  fgrab_check_harness_bus_free (h, bus);
   gst_harness_teardown (h);
 }
 
@@ -476,17 +375,14 @@ GST_END_TEST;
 
 GST_START_TEST (test_frames_arrive_byte_exact)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  guint i;
 
   gst_harness_set_src_caps_str (h, YUY2_320);
   push_frames (h, 0, 5, FRAME_320);
 
   /* the preroll frame is written once, not again when rendered */
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 5);
-  for (i = 0; i < 5; i++)
-    check_written_frame (dev, i, i, FRAME_320);
+  check_written_frames (dev, 5, FRAME_320);
   gst_harness_teardown (h);
 }
 
@@ -494,7 +390,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_loopback_gets_payload_not_sizeimage)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
   struct v4l2_format fmt;
 
@@ -508,9 +404,7 @@ GST_START_TEST (test_loopback_gets_payload_not_sizeimage)
   fail_unless_equals_int (fmt.fmt.pix.sizeimage, FRAME_320 + 2048);
 
   push_frames (h, 0, 3, FRAME_320);
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  check_written_frame (dev, 0, 0, FRAME_320);
-  check_written_frame (dev, 2, 2, FRAME_320);
+  check_written_frames (dev, 3, FRAME_320);
   gst_harness_teardown (h);
 }
 
@@ -542,10 +436,24 @@ check_frame_then_zeros (FakeV4l2Device * dev, guint index, guint n,
   g_bytes_unref (bytes);
 }
 
+/* The fake got @count frames, written frame i being pushed frame i's
+ * @payload bytes and zeros up to @size. */
+static void
+check_written_frames_then_zeros (FakeV4l2Device * dev, guint count,
+    gsize payload, gsize size)
+{
+  guint i;
+
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+      count);
+  for (i = 0; i < count; i++)
+    check_frame_then_zeros (dev, i, i, payload, size);
+}
+
 static gchar *
 write_size_nick (GstHarness * h)
 {
-  GstElement *sink = harness_sink (h);
+  GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   GEnumClass *klass;
   gint value;
   gchar *nick;
@@ -573,9 +481,8 @@ assert_write_size (GstHarness * h, const gchar * nick)
  * frame the end of one and the start of the next. */
 GST_START_TEST (test_vb2_frames_padded_to_sizeimage)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
-  guint i;
 
   fake_v4l2_device_set_driver (dev, "vivid");
   fake_v4l2_device_set_padding (dev, 0, 2048);
@@ -583,9 +490,7 @@ GST_START_TEST (test_vb2_frames_padded_to_sizeimage)
   gst_harness_set_src_caps_str (h, YUY2_320);
 
   push_frames (h, 0, 3, FRAME_320);
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  for (i = 0; i < 3; i++)
-    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 2048);
+  check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
   fail_unless_equals_int (fake_v4l2_device_get_pending_bytes (dev), 0);
   gst_harness_teardown (h);
 }
@@ -594,7 +499,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_vb2_padded_lines_and_sizeimage)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
   guint i;
 
@@ -615,7 +520,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_vb2_buffer_in_device_layout_padded_to_sizeimage)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
   gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
   gint stride[GST_VIDEO_MAX_PLANES] = { 704, };
@@ -681,7 +586,6 @@ GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
   GstHarness *h;
   GstBus *bus;
   GBytes *bytes;
-  gchar *text = NULL;
   gsize sizeimage, len, i;
   const guint8 *data;
 
@@ -690,7 +594,7 @@ GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
       V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
   h = new_harness (NULL);
-  bus = harness_bus (h);
+  bus = fgrab_check_harness_bus (h);
   gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
       "framerate=30/1");
   sizeimage = 320 * 240 * 2;
@@ -702,10 +606,8 @@ GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
   fail_unless_equals_int (gst_harness_push (h, new_frame (2, 777)),
       GST_FLOW_OK);
 
-  fail_unless (pop_message_text (bus, GST_MESSAGE_WARNING, &text));
-  fail_unless (strstr (text, "larger than") != NULL, "warning '%s'", text);
-  fail_unless (strstr (text, FAKE_PATH) != NULL, "warning '%s'", text);
-  g_free (text);
+  fgrab_check_assert_message (bus, GST_MESSAGE_WARNING, "larger than",
+      FAKE_PATH, NULL);
 
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
   check_frame_then_zeros (dev, 0, 0, 5000, sizeimage);
@@ -722,8 +624,7 @@ GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
   g_bytes_unref (bytes);
   check_frame_then_zeros (dev, 3, 2, 777, sizeimage);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
+  fgrab_check_harness_bus_free (h, bus);
   gst_harness_teardown (h);
 }
 
@@ -734,9 +635,8 @@ GST_END_TEST;
  * zeros at their end if it takes one write() a frame. */
 GST_START_TEST (test_unknown_driver_gets_sizeimage)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  guint i;
 
   fake_v4l2_device_set_padding (dev, 0, 100);
   assert_write_size (h, "auto");
@@ -745,9 +645,7 @@ GST_START_TEST (test_unknown_driver_gets_sizeimage)
   /* the choice reads back while configured */
   assert_write_size (h, "sizeimage");
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
-  for (i = 0; i < 2; i++)
-    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 100);
+  check_written_frames_then_zeros (dev, 2, FRAME_320, FRAME_320 + 100);
   gst_harness_teardown (h);
 }
 
@@ -757,7 +655,7 @@ GST_END_TEST;
  * frame needs write-size=payload. */
 GST_START_TEST (test_write_size_payload_overrides_detection)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness ("sync=false write-size=payload");
 
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
@@ -766,9 +664,7 @@ GST_START_TEST (test_write_size_payload_overrides_detection)
   push_frames (h, 0, 3, FRAME_320);
   assert_write_size (h, "payload");
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  check_written_frame (dev, 0, 0, FRAME_320);
-  check_written_frame (dev, 2, 2, FRAME_320);
+  check_written_frames (dev, 3, FRAME_320);
   gst_harness_teardown (h);
 }
 
@@ -778,9 +674,8 @@ GST_END_TEST;
  * wants them so) may be given them: one write() a frame still. */
 GST_START_TEST (test_write_size_sizeimage_overrides_detection)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h;
-  guint i;
 
   fake_v4l2_device_set_driver (dev, "v4l2 loopback");
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
@@ -790,9 +685,7 @@ GST_START_TEST (test_write_size_sizeimage_overrides_detection)
   push_frames (h, 0, 3, FRAME_320);
   assert_write_size (h, "sizeimage");
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
-  for (i = 0; i < 3; i++)
-    check_frame_then_zeros (dev, i, i, FRAME_320, FRAME_320 + 2048);
+  check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
   gst_harness_teardown (h);
 }
 
@@ -800,9 +693,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  guint i;
 
   fake_v4l2_device_set_short_writes (dev, 1000);
   fake_v4l2_device_inject_io_error (dev, EINTR, 1, 3);
@@ -810,9 +702,7 @@ GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
   gst_harness_set_src_caps_str (h, YUY2_320);
   push_frames (h, 0, 4, FRAME_320);
 
-  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
-  for (i = 0; i < 4; i++)
-    check_written_frame (dev, i, i, FRAME_320);
+  check_written_frames (dev, 4, FRAME_320);
   gst_harness_teardown (h);
 }
 
@@ -896,7 +786,7 @@ worker_free (Worker * w)
 
 GST_START_TEST (test_unlock_during_blocked_write_returns)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   Worker *pusher = worker_new (h, NULL);
   Worker *stopper = worker_new (h, h->element);
@@ -933,7 +823,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
@@ -977,7 +867,7 @@ GST_END_TEST;
  * old one. */
 GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
@@ -1067,7 +957,7 @@ check_padded_frame (FakeV4l2Device * dev, guint index, guint n, guint width,
 
 GST_START_TEST (test_padded_device_lines_are_repacked)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   struct v4l2_format fmt;
   guint i;
@@ -1088,7 +978,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_buffer_in_device_layout_is_written_as_is)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
   gint stride[GST_VIDEO_MAX_PLANES] = { 704, };
@@ -1110,7 +1000,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_allocation_proposes_device_layout)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   GstCaps *caps = gst_caps_from_string (YUY2_320);
   GstQuery *query = gst_query_new_allocation (caps, TRUE);
@@ -1146,7 +1036,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_renegotiation_to_new_size)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   struct v4l2_format fmt;
   guint i;
@@ -1174,7 +1064,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_renegotiation_to_new_format)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   struct v4l2_format fmt;
 
@@ -1199,7 +1089,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
@@ -1229,7 +1119,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_no_preroll_frame_without_show_preroll_frame)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness ("sync=false show-preroll-frame=false");
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
@@ -1255,9 +1145,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_sync_writes_frames_at_running_time)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness ("show-preroll-frame=false");
-  GstElement *sink = harness_sink (h);
+  GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   guint n;
 
   /* the harness turns sync off on the sinks it wraps */
@@ -1323,10 +1213,9 @@ GST_END_TEST;
 static void
 check_mid_stream_error (int err, const gchar * phrase)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  GstBus *bus = harness_bus (h);
-  gchar *text = NULL;
+  GstBus *bus = fgrab_check_harness_bus (h);
 
   fake_v4l2_device_inject_io_error (dev, err, 2, G_MAXUINT);
   gst_harness_set_src_caps_str (h, YUY2_320);
@@ -1334,15 +1223,10 @@ check_mid_stream_error (int err, const gchar * phrase)
   fail_unless_equals_int (gst_harness_push (h, new_frame (2, FRAME_320)),
       GST_FLOW_ERROR);
 
-  fail_unless (pop_message_text (bus, GST_MESSAGE_ERROR, &text));
-  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
-      phrase);
-  fail_unless (strstr (text, FAKE_PATH) != NULL, "error '%s'", text);
-  g_free (text);
+  fgrab_check_assert_message (bus, GST_MESSAGE_ERROR, phrase, FAKE_PATH, NULL);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
+  fgrab_check_harness_bus_free (h, bus);
   gst_harness_teardown (h);
 }
 
@@ -1362,31 +1246,35 @@ GST_END_TEST;
 
 GST_START_TEST (test_error_missing_device)
 {
-  assert_open_error ("/nonexistent/video9", "does not exist");
+  fgrab_check_assert_open_error ("fgrabsink", "/nonexistent/video9",
+      "does not exist");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_permission_denied)
 {
-  fake_v4l2_device_set_open_error (new_output (), EACCES);
-  assert_open_error (FAKE_PATH, "Permission denied");
+  fake_v4l2_device_set_open_error (fgrab_check_new_output (FAKE_PATH), EACCES);
+  fgrab_check_assert_open_error ("fgrabsink", FAKE_PATH, "Permission denied");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_not_a_character_device)
 {
-  fake_v4l2_device_set_file_type (new_output (), S_IFREG);
-  assert_open_error (FAKE_PATH, "is not a device node");
+  fake_v4l2_device_set_file_type (fgrab_check_new_output (FAKE_PATH), S_IFREG);
+  fgrab_check_assert_open_error ("fgrabsink", FAKE_PATH,
+      "is not a device node");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_not_v4l2)
 {
-  fake_v4l2_device_inject_ioctl_error (new_output (), VIDIOC_QUERYCAP, ENOTTY);
-  assert_open_error (FAKE_PATH, "is not a V4L2 device");
+  fake_v4l2_device_inject_ioctl_error (fgrab_check_new_output (FAKE_PATH),
+      VIDIOC_QUERYCAP, ENOTTY);
+  fgrab_check_assert_open_error ("fgrabsink", FAKE_PATH,
+      "is not a V4L2 device");
 }
 
 GST_END_TEST;
@@ -1397,7 +1285,8 @@ GST_START_TEST (test_error_capture_node)
 
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
-  assert_open_error (FAKE_PATH, "is not a video output device");
+  fgrab_check_assert_open_error ("fgrabsink", FAKE_PATH,
+      "is not a video output device");
 }
 
 GST_END_TEST;
@@ -1405,25 +1294,26 @@ GST_END_TEST;
 GST_START_TEST (test_error_no_write_support)
 {
   /* streaming only */
-  fake_v4l2_device_set_caps (new_output (), V4L2_CAP_VIDEO_OUTPUT |
-      V4L2_CAP_STREAMING | V4L2_CAP_DEVICE_CAPS, V4L2_CAP_VIDEO_OUTPUT |
-      V4L2_CAP_STREAMING);
-  assert_open_error (FAKE_PATH, "does not support write()");
+  fake_v4l2_device_set_caps (fgrab_check_new_output (FAKE_PATH),
+      V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING | V4L2_CAP_DEVICE_CAPS,
+      V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING);
+  fgrab_check_assert_open_error ("fgrabsink", FAKE_PATH,
+      "does not support write()");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_busy_at_open)
 {
-  fake_v4l2_device_set_open_error (new_output (), EBUSY);
-  assert_open_error (FAKE_PATH, "is busy");
+  fake_v4l2_device_set_open_error (fgrab_check_new_output (FAKE_PATH), EBUSY);
+  fgrab_check_assert_open_error ("fgrabsink", FAKE_PATH, "is busy");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_state_cycles_close_the_device)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   guint i;
 
   for (i = 0; i < 20; i++) {
@@ -1439,47 +1329,6 @@ GST_START_TEST (test_state_cycles_close_the_device)
 }
 
 GST_END_TEST;
-
-/* An output node as vivid's: output 0 S-Video with every standard (PAL
- * to start with), output 1 HDMI without; the standard decides the size. */
-static FakeV4l2Device *
-new_tv_output (void)
-{
-  FakeV4l2Device *dev = new_output ();
-
-  fake_v4l2_device_add_input (dev, "S-Video 0", V4L2_OUTPUT_TYPE_ANALOG,
-      V4L2_STD_ALL, V4L2_STD_PAL);
-  fake_v4l2_device_add_input (dev, "HDMI 1", V4L2_OUTPUT_TYPE_ANALOG, 0, 0);
-  fake_v4l2_device_add_standard_format (dev, V4L2_STD_525_60, 720, 480,
-      1001, 30000);
-  fake_v4l2_device_add_standard_format (dev, V4L2_STD_625_50, 720, 576, 1, 25);
-  return dev;
-}
-
-/* The sink alone with @props ("output=1 norm=PAL") taken to READY: the
- * error it posted, NULL if it opened. */
-static gchar *
-select_error_text (gchar ** props)
-{
-  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
-  GstBus *bus = gst_bus_new ();
-  GstStateChangeReturn ret;
-  gchar *text = NULL;
-  guint i;
-
-  g_object_set (sink, "device", FAKE_PATH, NULL);
-  for (i = 0; props[i]; i += 2)
-    gst_util_set_object_arg (G_OBJECT (sink), props[i], props[i + 1]);
-  gst_element_set_bus (sink, bus);
-  ret = gst_element_set_state (sink, GST_STATE_READY);
-  if (pop_message_text (bus, GST_MESSAGE_ERROR, &text))
-    fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
-  gst_element_set_state (sink, GST_STATE_NULL);
-  gst_element_set_bus (sink, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (sink);
-  return text;
-}
 
 static gchar *
 norm_nick (GstElement * sink)
@@ -1526,7 +1375,7 @@ static const struct
  * say: the standard's own order is plain INTERLACED. */
 GST_START_TEST (test_output_field_order_follows_standard)
 {
-  FakeV4l2Device *dev = new_tv_output ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
   gchar *props = g_strdup_printf ("sync=false output=0 norm=%s",
       output_order_cases[__i__].norm);
   gchar *caps_str;
@@ -1568,7 +1417,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_output_and_norm_selected_at_open)
 {
-  FakeV4l2Device *dev = new_tv_output ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
   GstHarness *h;
   GstElement *sink;
   struct v4l2_format fmt;
@@ -1578,7 +1427,7 @@ GST_START_TEST (test_output_and_norm_selected_at_open)
 
   fake_v4l2_device_set_input (dev, 1);
   h = new_harness ("sync=false output=0 norm=NTSC");
-  sink = harness_sink (h);
+  sink = fgrab_check_harness_element (h, "fgrabsink");
   gst_harness_play (h);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_S_OUTPUT), 1);
@@ -1617,9 +1466,9 @@ GST_END_TEST;
  * still reach the driver before the stream starts. */
 GST_START_TEST (test_output_set_in_ready_is_applied_at_start)
 {
-  FakeV4l2Device *dev = new_tv_output ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  GstElement *sink = harness_sink (h);
+  GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   gint output;
 
   fail_unless_equals_int (gst_element_set_state (h->element,
@@ -1641,9 +1490,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_norm_set_in_ready_is_applied_at_start)
 {
-  FakeV4l2Device *dev = new_tv_output ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  GstElement *sink = harness_sink (h);
+  GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   struct v4l2_format fmt;
   gchar *nick;
 
@@ -1673,7 +1522,7 @@ GST_END_TEST;
  * open asks QUERYCAP). */
 GST_START_TEST (test_no_reopen_on_the_way_to_null)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   guint opens;
 
@@ -1696,9 +1545,9 @@ GST_END_TEST;
  * quiet, there is nothing left to do with it. */
 GST_START_TEST (test_unplug_in_ready_tears_down_without_error)
 {
-  FakeV4l2Device *dev = new_output ();
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = fgrab_check_harness_bus (h);
   gchar *text = NULL;
 
   gst_harness_set_src_caps_str (h, YUY2_320);
@@ -1709,10 +1558,9 @@ GST_START_TEST (test_unplug_in_ready_tears_down_without_error)
   fail_unless_equals_int (gst_element_set_state (h->element,
           GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
 
-  if (pop_message_text (bus, GST_MESSAGE_ERROR, &text))
+  if (fgrab_check_pop_message_text (bus, GST_MESSAGE_ERROR, &text))
     fail ("error while going to NULL: %s", text);
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
+  fgrab_check_harness_bus_free (h, bus);
   gst_harness_teardown (h);
 }
 
@@ -1723,10 +1571,9 @@ GST_END_TEST;
  * when it is started, instead of leaving upstream with not-negotiated. */
 GST_START_TEST (test_fields_only_output_is_error_at_start)
 {
-  FakeV4l2Device *dev = new_tv_output ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
   GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
   GstBus *bus = gst_bus_new ();
-  gchar *text = NULL;
 
   fake_v4l2_device_set_fields (dev, V4L2_FIELD_ALTERNATE, 0);
   g_object_set (sink, "device", FAKE_PATH, "output", 0, NULL);
@@ -1735,10 +1582,8 @@ GST_START_TEST (test_fields_only_output_is_error_at_start)
       GST_STATE_CHANGE_SUCCESS);
   fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
-  fail_unless (pop_message_text (bus, GST_MESSAGE_ERROR, &text));
-  fail_unless (strstr (text, "one field at a time") != NULL, "%s", text);
-  fail_unless (strstr (text, FAKE_PATH) != NULL, "%s", text);
-  g_free (text);
+  fgrab_check_assert_message (bus, GST_MESSAGE_ERROR, "one field at a time",
+      FAKE_PATH, NULL);
 
   gst_element_set_state (sink, GST_STATE_NULL);
   gst_element_set_bus (sink, NULL);
@@ -1750,15 +1595,14 @@ GST_END_TEST;
 
 GST_START_TEST (test_bad_output_is_error_naming_outputs)
 {
-  gchar *props[] = { "output", "5", NULL };
+  const gchar *props[] = { "output", "5", NULL };
   gchar *text;
 
-  new_tv_output ();
-  text = select_error_text (props);
+  fgrab_check_new_tv_output (FAKE_PATH);
+  text = fgrab_check_open_error_text ("fgrabsink", FAKE_PATH, props);
   fail_unless (text != NULL, "output 5 was accepted");
-  fail_unless (strstr (text, "has no output 5") != NULL, "%s", text);
-  fail_unless (strstr (text, FAKE_PATH) != NULL, "%s", text);
-  fail_unless (strstr (text, "0 'S-Video 0', 1 'HDMI 1'.") != NULL, "%s", text);
+  fgrab_check_assert_text_has (text, "has no output 5", FAKE_PATH,
+      "0 'S-Video 0', 1 'HDMI 1'.", NULL);
   g_free (text);
 }
 
@@ -1766,16 +1610,14 @@ GST_END_TEST;
 
 GST_START_TEST (test_norm_on_output_without_standards_is_error)
 {
-  gchar *props[] = { "output", "1", "norm", "PAL", NULL };
-  FakeV4l2Device *dev = new_tv_output ();
+  const gchar *props[] = { "output", "1", "norm", "PAL", NULL };
+  FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
   gchar *text;
 
-  text = select_error_text (props);
+  text = fgrab_check_open_error_text ("fgrabsink", FAKE_PATH, props);
   fail_unless (text != NULL, "PAL on the HDMI output was accepted");
-  fail_unless (strstr (text, "Output 1 ('HDMI 1')") != NULL, "%s", text);
-  fail_unless (strstr (text, "has no analog video standards") != NULL, "%s",
-      text);
-  fail_unless (strstr (text, "0 'S-Video 0'") != NULL, "%s", text);
+  fgrab_check_assert_text_has (text, "Output 1 ('HDMI 1')",
+      "has no analog video standards", "0 'S-Video 0'", NULL);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_S_STD), 0);
   g_free (text);
@@ -1785,9 +1627,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_keep_leaves_output_and_norm_alone)
 {
-  FakeV4l2Device *dev = new_tv_output ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
-  GstElement *sink = harness_sink (h);
+  GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   gchar *nick;
   gint output;
 
@@ -1819,7 +1661,7 @@ fgrabsink_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_checked_fixture (tc, fake_v4l2_reset, fake_v4l2_reset);
   tcase_set_timeout (tc, 120);
 
   tcase_add_test (tc, test_template_caps_until_open);

@@ -38,23 +38,6 @@
 
 #define FAKE_PATH "/dev/fake-video0"
 
-static FakeV4l2Device *
-new_camera (void)
-{
-  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
-
-  fake_v4l2_device_set_card (dev, "Fake camera");
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 15);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
-      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
-  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
-  return dev;
-}
-
 /* A camera offering only @fourcc at @width x @height. */
 static FakeV4l2Device *
 new_single_format_camera (guint32 fourcc, guint32 flags, guint width,
@@ -179,93 +162,6 @@ pull_and_check_frames (GstHarness * h, FakeV4l2Device * dev, guint count)
   gst_caps_unref (caps);
 }
 
-/* Sets @desc's pipeline to @state and returns the first error message's
- * text, or NULL if the state change worked without one. */
-static gchar *
-error_text_for_pipeline (const gchar * desc, GstState state)
-{
-  GstElement *pipeline;
-  GstBus *bus;
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *text = NULL;
-  GError *parse_error = NULL;
-
-  pipeline = gst_parse_launch (desc, &parse_error);
-  fail_unless (pipeline != NULL, "%s", parse_error ? parse_error->message : "");
-  bus = gst_element_get_bus (pipeline);
-
-  gst_element_set_state (pipeline, state);
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR | GST_MESSAGE_ASYNC_DONE);
-  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ASYNC_DONE) {
-    gst_message_unref (msg);
-    msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
-  }
-  if (msg) {
-    gst_message_parse_error (msg, &err, NULL);
-    text = g_strdup (err->message);
-    g_error_free (err);
-    gst_message_unref (msg);
-  }
-
-  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref (bus);
-  gst_object_unref (pipeline);
-  return text;
-}
-
-static void
-assert_error_contains (const gchar * desc, GstState state, const gchar * phrase)
-{
-  gchar *text = error_text_for_pipeline (desc, state);
-
-  fail_unless (text != NULL, "no error for '%s'", desc);
-  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
-      phrase);
-  g_free (text);
-}
-
-static void
-assert_open_error (const gchar * phrase)
-{
-  gchar *text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
-      " ! fakesink", GST_STATE_READY);
-
-  fail_unless (text != NULL, "opening did not fail");
-  fail_unless (strstr (text, phrase) != NULL, "error '%s' lacks '%s'", text,
-      phrase);
-  fail_unless (strstr (text, FAKE_PATH) != NULL,
-      "error '%s' does not name the device", text);
-  g_free (text);
-}
-
-static guint
-count_open_fds (void)
-{
-  GDir *dir = g_dir_open ("/proc/self/fd", 0, NULL);
-  guint n = 0;
-
-  fail_unless (dir != NULL);
-  while (g_dir_read_name (dir))
-    n++;
-  g_dir_close (dir);
-  return n;
-}
-
-static void
-setup (void)
-{
-  fake_v4l2_reset ();
-}
-
-static void
-teardown (void)
-{
-  fake_v4l2_reset ();
-}
-
 GST_START_TEST (test_template_caps_until_open)
 {
   GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
@@ -294,7 +190,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_probed_caps_equal_device_offer)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstElement *src;
   GstPad *pad;
   GstCaps *caps, *expected;
@@ -690,7 +586,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_fixation_prefers_current_format_size_rate)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
   GstCaps *caps, *expected;
 
@@ -721,7 +617,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_s_parm_gets_rate_and_capture_parameters)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
   struct v4l2_streamparm parm;
   GstCaps *caps;
@@ -754,7 +650,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_readbuffers_and_capturemode_read_back_driver_values)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
   GstElement *src;
   guint readbuffers, mode;
@@ -784,7 +680,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_driver_adjusted_rate_goes_into_caps)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstElement *pipeline, *sink;
   GstBus *bus;
   GstMessage *msg;
@@ -901,11 +797,11 @@ GST_END_TEST;
 
 GST_START_TEST (test_s_parm_refused_is_a_warning)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   gchar *text;
 
   fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_S_PARM, ENOTTY);
-  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+  text = fgrab_check_pipeline_error_text ("fgrabsrc device=" FAKE_PATH
       " num-buffers=3 ! fakesink", GST_STATE_PLAYING);
   fail_unless (text == NULL, "unexpected error %s", text);
   fail_unless (fake_v4l2_device_get_frames_read (dev) >= 3);
@@ -917,7 +813,7 @@ GST_START_TEST (test_latency_is_one_frame_period)
 {
   GstHarness *h;
 
-  new_camera ();
+  fgrab_check_new_camera (FAKE_PATH);
   h = new_harness (NULL);
   gst_harness_set_sink_caps_str (h, "video/x-raw, framerate=15/1");
   gst_harness_play (h);
@@ -930,7 +826,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_timestamps_durations_offsets)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h = new_harness (NULL);
   GstClockTime last = 0;
   guint i;
@@ -1074,7 +970,7 @@ check_qos (Capture * c, guint i, guint64 processed, guint64 dropped)
 
 GST_START_TEST (test_gap_after_slow_consumer_sets_discont_and_posts_qos)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   Capture c;
   guint i, disconts = 0;
   GList *l;
@@ -1134,7 +1030,7 @@ GST_END_TEST;
  * DISCONT; the frames after them are whole and aligned. */
 GST_START_TEST (test_short_frames_are_dropped_next_is_discont)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   Capture c;
 
   fake_v4l2_device_set_frame_payload (dev, 1, 1000);
@@ -1161,7 +1057,7 @@ GST_END_TEST;
  * dropped and counted, not the end of the stream. */
 GST_START_TEST (test_empty_frame_is_dropped_not_end_of_stream)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   Capture c;
   guint i;
 
@@ -1185,7 +1081,7 @@ GST_END_TEST;
  * payload: frames of the payload are whole, none is dropped. */
 GST_START_TEST (test_frame_without_sizeimage_padding_is_whole)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   Capture c;
   guint i;
 
@@ -1216,7 +1112,7 @@ GST_START_TEST (test_sizeimage_below_frame_size_is_refused)
       64, 47);
 
   fake_v4l2_device_set_chroma_rows_rounded_down (dev, TRUE);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "stores a frame of NV12 64x47 in 4480 bytes, "
       "less than the 4544 bytes");
 }
@@ -1225,7 +1121,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_reads_again_when_poll_never_wakes)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
 
   /* frames come at the device's rate but poll never says so */
@@ -1241,7 +1137,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_working_poll_is_waited_for_before_reading)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
   guint64 empty;
 
@@ -1263,7 +1159,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_poll_that_stops_waking_is_read_again)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
   struct v4l2_format fmt;
   GstCaps *caps;
@@ -1296,7 +1192,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_eagain_is_waited_out)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
 
   fake_v4l2_device_inject_io_error (dev, EAGAIN, 0, 5);
@@ -1314,7 +1210,7 @@ GST_END_TEST;
  * again). */
 GST_START_TEST (test_eio_reopens_device_once_and_goes_on)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   Capture c;
 
   fake_v4l2_device_inject_io_error (dev, EIO, 2, 1);
@@ -1337,10 +1233,10 @@ GST_END_TEST;
 
 GST_START_TEST (test_eio_after_reopen_is_an_error)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
 
   fake_v4l2_device_inject_io_error (dev, EIO, 1, G_MAXUINT);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "keeps failing");
 }
 
@@ -1348,10 +1244,10 @@ GST_END_TEST;
 
 GST_START_TEST (test_enodev_is_disconnected_error)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
 
   fake_v4l2_device_inject_io_error (dev, ENODEV, 2, G_MAXUINT);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "was disconnected");
 }
 
@@ -1359,10 +1255,10 @@ GST_END_TEST;
 
 GST_START_TEST (test_ebusy_on_read_is_busy_error)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
 
   fake_v4l2_device_inject_io_error (dev, EBUSY, 0, G_MAXUINT);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "is busy");
 }
 
@@ -1370,10 +1266,10 @@ GST_END_TEST;
 
 GST_START_TEST (test_driver_changing_format_is_not_negotiated)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
 
   fake_v4l2_device_force_format (dev, V4L2_PIX_FMT_YUYV, 640, 480);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
       " ! video/x-raw,width=320,height=240 ! fakesink", GST_STATE_PLAYING,
       "changed the negotiated format");
 }
@@ -1486,8 +1382,9 @@ GST_START_TEST (test_jpeg_without_sizeimage_is_refused)
 
   fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_VARIABLE);
   fake_v4l2_device_set_no_sizeimage (dev, TRUE);
-  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH " ! fakesink",
-      GST_STATE_PLAYING);
+  text =
+      fgrab_check_pipeline_error_text ("fgrabsrc device=" FAKE_PATH
+      " ! fakesink", GST_STATE_PLAYING);
   fail_unless (text != NULL);
   fail_unless (strstr (text, "image size") != NULL, "%s", text);
   g_free (text);
@@ -1497,7 +1394,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_stop_during_blocked_poll_returns)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstElement *pipeline;
   GstStateChangeReturn ret;
 
@@ -1521,7 +1418,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_state_cycles_leak_no_fd)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstElement *pipeline;
   guint before, i;
 
@@ -1531,7 +1428,7 @@ GST_START_TEST (test_state_cycles_leak_no_fd)
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   gst_element_get_state (pipeline, NULL, NULL, GST_CLOCK_TIME_NONE);
   gst_element_set_state (pipeline, GST_STATE_NULL);
-  before = count_open_fds ();
+  before = fgrab_check_count_open_fds ();
 
   for (i = 0; i < 100; i++) {
     fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
@@ -1541,7 +1438,7 @@ GST_START_TEST (test_state_cycles_leak_no_fd)
     fail_unless_equals_int (gst_element_set_state (pipeline,
             GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
   }
-  fail_unless_equals_int (count_open_fds (), before);
+  fail_unless_equals_int (fgrab_check_count_open_fds (), before);
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
   fail_unless (fake_v4l2_device_get_frames_read (dev) > 0);
   gst_object_unref (pipeline);
@@ -1554,9 +1451,9 @@ GST_END_TEST;
 GST_START_TEST (test_error_no_format_yet)
 {
   fake_v4l2_device_new (FAKE_PATH, FALSE);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "offers no capture format at the moment");
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "start the writer first");
 }
 
@@ -1564,8 +1461,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_error_disconnected_while_probing)
 {
-  fake_v4l2_device_inject_ioctl_error (new_camera (), VIDIOC_ENUM_FMT, ENODEV);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fake_v4l2_device_inject_ioctl_error (fgrab_check_new_camera (FAKE_PATH),
+      VIDIOC_ENUM_FMT, ENODEV);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "Device '" FAKE_PATH "' was disconnected.");
 }
 
@@ -1574,7 +1472,7 @@ GST_END_TEST;
 GST_START_TEST (test_error_no_representable_format)
 {
   new_single_format_camera (V4L2_PIX_FMT_NV42, 0, 320, 240);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "offers no capture format that GStreamer can "
       "represent");
 }
@@ -1583,32 +1481,33 @@ GST_END_TEST;
 
 GST_START_TEST (test_error_missing_device)
 {
-  assert_error_contains ("fgrabsrc device=/nonexistent/video9 ! fakesink",
-      GST_STATE_READY, "does not exist");
+  fgrab_check_assert_open_error ("fgrabsrc", "/nonexistent/video9",
+      "does not exist");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_permission_denied)
 {
-  fake_v4l2_device_set_open_error (new_camera (), EACCES);
-  assert_open_error ("Permission denied");
+  fake_v4l2_device_set_open_error (fgrab_check_new_camera (FAKE_PATH), EACCES);
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH, "Permission denied");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_not_a_character_device)
 {
-  fake_v4l2_device_set_file_type (new_camera (), S_IFREG);
-  assert_open_error ("is not a device node");
+  fake_v4l2_device_set_file_type (fgrab_check_new_camera (FAKE_PATH), S_IFREG);
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH, "is not a device node");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_not_v4l2)
 {
-  fake_v4l2_device_inject_ioctl_error (new_camera (), VIDIOC_QUERYCAP, ENOTTY);
-  assert_open_error ("is not a V4L2 device");
+  fake_v4l2_device_inject_ioctl_error (fgrab_check_new_camera (FAKE_PATH),
+      VIDIOC_QUERYCAP, ENOTTY);
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH, "is not a V4L2 device");
 }
 
 GST_END_TEST;
@@ -1619,7 +1518,8 @@ GST_START_TEST (test_error_output_node)
 
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
-  assert_open_error ("is not a video capture device");
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH,
+      "is not a video capture device");
 }
 
 GST_END_TEST;
@@ -1627,25 +1527,26 @@ GST_END_TEST;
 GST_START_TEST (test_error_no_read_support)
 {
   /* streaming only, as most webcams */
-  fake_v4l2_device_set_caps (new_camera (), V4L2_CAP_VIDEO_CAPTURE |
-      V4L2_CAP_STREAMING | V4L2_CAP_DEVICE_CAPS, V4L2_CAP_VIDEO_CAPTURE |
-      V4L2_CAP_STREAMING);
-  assert_open_error ("does not support read()");
+  fake_v4l2_device_set_caps (fgrab_check_new_camera (FAKE_PATH),
+      V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING | V4L2_CAP_DEVICE_CAPS,
+      V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING);
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH,
+      "does not support read()");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_error_busy_at_open)
 {
-  fake_v4l2_device_set_open_error (new_camera (), EBUSY);
-  assert_open_error ("is busy");
+  fake_v4l2_device_set_open_error (fgrab_check_new_camera (FAKE_PATH), EBUSY);
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH, "is busy");
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_capabilities_without_device_caps)
 {
-  FakeV4l2Device *dev = new_camera ();
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
 
   /* an old driver: no DEVICE_CAPS, capabilities describe the node */
@@ -1662,39 +1563,14 @@ GST_END_TEST;
 GST_START_TEST (test_device_caps_take_precedence)
 {
   /* the device as a whole reads and writes, this node does not */
-  fake_v4l2_device_set_caps (new_camera (), V4L2_CAP_VIDEO_CAPTURE |
-      V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS,
+  fake_v4l2_device_set_caps (fgrab_check_new_camera (FAKE_PATH),
+      V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS,
       V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING);
-  assert_open_error ("does not support read()");
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH,
+      "does not support read()");
 }
 
 GST_END_TEST;
-
-/* A TV card as vivid's capture node: input 0 a webcam without standards,
- * 1 a tuner and 2 S-Video with every standard, 3 a PAL-only composite
- * input, 4 a tuner set to PAL B and G; the standard decides size and
- * rate. */
-static FakeV4l2Device *
-new_tv_card (void)
-{
-  FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_YUYV, 0,
-      640, 360);
-
-  fake_v4l2_device_set_card (dev, "Fake TV card");
-  fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
-  fake_v4l2_device_add_input (dev, "TV 1", V4L2_INPUT_TYPE_TUNER,
-      V4L2_STD_ALL, V4L2_STD_PAL);
-  fake_v4l2_device_add_input (dev, "S-Video 2", V4L2_INPUT_TYPE_CAMERA,
-      V4L2_STD_ALL, V4L2_STD_PAL);
-  fake_v4l2_device_add_input (dev, "Composite 3", V4L2_INPUT_TYPE_CAMERA,
-      V4L2_STD_PAL, V4L2_STD_PAL);
-  fake_v4l2_device_add_input (dev, "Tuner BG 4", V4L2_INPUT_TYPE_TUNER,
-      V4L2_STD_PAL, V4L2_STD_PAL_B | V4L2_STD_PAL_G);
-  fake_v4l2_device_add_standard_format (dev, V4L2_STD_525_60, 720, 480,
-      1001, 30000);
-  fake_v4l2_device_add_standard_format (dev, V4L2_STD_625_50, 720, 576, 1, 25);
-  return dev;
-}
 
 /* The value of GST_TYPE_FGRAB_NORM called @nick. */
 static gint
@@ -1723,7 +1599,7 @@ norm_property (GstElement * src)
 
 GST_START_TEST (test_input_selected_at_open)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
   gint input;
 
@@ -1749,17 +1625,14 @@ GST_END_TEST;
 
 GST_START_TEST (test_bad_input_is_error_naming_inputs)
 {
+  const gchar *props[] = { "input", "7", NULL };
   gchar *text;
 
-  new_tv_card ();
-  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
-      " input=7 ! fakesink", GST_STATE_READY);
+  fgrab_check_new_tv_card (FAKE_PATH);
+  text = fgrab_check_open_error_text ("fgrabsrc", FAKE_PATH, props);
   fail_unless (text != NULL, "input 7 was accepted");
-  fail_unless (strstr (text, "has no input 7") != NULL, "%s", text);
-  fail_unless (strstr (text, FAKE_PATH) != NULL, "%s", text);
-  fail_unless (strstr (text, "0 'Webcam 0'") != NULL, "%s", text);
-  fail_unless (strstr (text, "3 'Composite 3', 4 'Tuner BG 4'.") != NULL,
-      "%s", text);
+  fgrab_check_assert_text_has (text, "has no input 7", FAKE_PATH,
+      "0 'Webcam 0'", "3 'Composite 3', 4 'Tuner BG 4'.", NULL);
   g_free (text);
 }
 
@@ -1779,7 +1652,7 @@ static const struct
 
 GST_START_TEST (test_norm_sets_standard_size_and_nominal_rate)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   gchar *extra = g_strdup_printf ("input=1 norm=%s", norm_cases[__i__].norm);
   GstHarness *h;
   GstElement *src;
@@ -1814,17 +1687,16 @@ GST_END_TEST;
 
 GST_START_TEST (test_norm_on_input_without_standards_is_error)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
+  const gchar *props[] = { "input", "0", "norm", "PAL", NULL };
   gchar *text;
 
-  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
-      " input=0 norm=PAL ! fakesink", GST_STATE_READY);
+  text = fgrab_check_open_error_text ("fgrabsrc", FAKE_PATH, props);
   fail_unless (text != NULL, "PAL on the webcam input was accepted");
-  fail_unless (strstr (text, "Input 0 ('Webcam 0')") != NULL, "%s", text);
-  fail_unless (strstr (text, "has no analog video standards") != NULL, "%s",
-      text);
-  /* where the user can go instead */
-  fail_unless (strstr (text, "1 'TV 1', 2 'S-Video 2'") != NULL, "%s", text);
+  fgrab_check_assert_text_has (text, "Input 0 ('Webcam 0')",
+      "has no analog video standards",
+      /* where the user can go instead */
+      "1 'TV 1', 2 'S-Video 2'", NULL);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_S_STD), 0);
   g_free (text);
@@ -1834,15 +1706,14 @@ GST_END_TEST;
 
 GST_START_TEST (test_norm_outside_input_mask_is_error)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
+  const gchar *props[] = { "input", "3", "norm", "NTSC", NULL };
   gchar *text;
 
-  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
-      " input=3 norm=NTSC ! fakesink", GST_STATE_READY);
+  text = fgrab_check_open_error_text ("fgrabsrc", FAKE_PATH, props);
   fail_unless (text != NULL, "NTSC on a PAL-only input was accepted");
-  fail_unless (strstr (text, "does not support the video standard NTSC")
-      != NULL, "%s", text);
-  fail_unless (strstr (text, "It supports: PAL.") != NULL, "%s", text);
+  fgrab_check_assert_text_has (text,
+      "does not support the video standard NTSC", "It supports: PAL.", NULL);
   fail_unless (fake_v4l2_device_get_std (dev) == V4L2_STD_PAL);
   g_free (text);
 }
@@ -1851,19 +1722,22 @@ GST_END_TEST;
 
 GST_START_TEST (test_s_std_refused_is_error)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
+  const gchar *props[] = { "input", "1", "norm", "NTSC", NULL };
+  gchar *text;
 
   fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_S_STD, EIO);
-  assert_error_contains ("fgrabsrc device=" FAKE_PATH
-      " input=1 norm=NTSC ! fakesink", GST_STATE_READY,
-      "refused the video standard NTSC");
+  text = fgrab_check_open_error_text ("fgrabsrc", FAKE_PATH, props);
+  fail_unless (text != NULL, "a refused standard was accepted");
+  fgrab_check_assert_text_has (text, "refused the video standard NTSC", NULL);
+  g_free (text);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_keep_leaves_input_and_norm_alone)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   GstHarness *h;
   GstElement *src;
   gint input;
@@ -1893,7 +1767,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_input_and_norm_read_back_driver_values)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
   gint input;
 
@@ -1974,7 +1848,7 @@ static const struct
 
 GST_START_TEST (test_interlaced_field_order_follows_standard)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   gchar *extra = g_strdup_printf ("input=2 norm=%s",
       field_order_cases[__i__].norm);
   GstHarness *h;
@@ -2047,7 +1921,7 @@ static const struct
 /* Downstream asking for a field order on S-Video PAL. */
 GST_START_TEST (test_field_order_asked_downstream)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " input=2 "
       "norm=PAL ! capsfilter caps=\"video/x-raw, "
       "interlace-mode=interleaved, field-order=%s\"",
@@ -2057,7 +1931,7 @@ GST_START_TEST (test_field_order_asked_downstream)
       asked_order_cases[__i__].accepted);
   if (asked_order_cases[__i__].field == V4L2_FIELD_ANY) {
     gchar *full = g_strconcat (desc, " ! fakesink", NULL);
-    gchar *text = error_text_for_pipeline (full, GST_STATE_PLAYING);
+    gchar *text = fgrab_check_pipeline_error_text (full, GST_STATE_PLAYING);
 
     fail_unless (text != NULL, "negotiated an order the driver cannot give");
     fail_unless (strstr (text, "accepted downstream") != NULL, "%s", text);
@@ -2089,7 +1963,7 @@ GST_END_TEST;
  * frames checked here show what was configured.) */
 GST_START_TEST (test_alternate_current_field_gives_whole_frames)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   GstHarness *h;
   GstCaps *caps;
   GstStructure *s;
@@ -2161,7 +2035,7 @@ GST_END_TEST;
  * delivers whole frames when asked for them. */
 GST_START_TEST (test_alternate_chosen_by_driver_is_negotiated_away)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   GstHarness *h;
   GstCaps *caps;
 
@@ -2195,12 +2069,12 @@ static const struct
 /* A driver that delivers nothing but separate fields is a clear error. */
 GST_START_TEST (test_fields_only_driver_is_error)
 {
-  FakeV4l2Device *dev = new_tv_card ();
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (FAKE_PATH);
   gchar *text;
 
   fake_v4l2_device_set_input (dev, 2);
   fake_v4l2_device_set_fields (dev, fields_only_cases[__i__].field, 0);
-  text = error_text_for_pipeline ("fgrabsrc device=" FAKE_PATH
+  text = fgrab_check_pipeline_error_text ("fgrabsrc device=" FAKE_PATH
       " input=2 ! fakesink", GST_STATE_PLAYING);
   fail_unless (text != NULL, "a driver of separate fields was accepted");
   fail_unless (strstr (text, fields_only_cases[__i__].phrase) != NULL, "%s",
@@ -2265,7 +2139,7 @@ fgrabsrc_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_checked_fixture (tc, fake_v4l2_reset, fake_v4l2_reset);
   tcase_set_timeout (tc, 120);
 
   tcase_add_test (tc, test_template_caps_until_open);

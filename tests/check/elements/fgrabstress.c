@@ -72,33 +72,6 @@ teardown (void)
   fake_v4l2_reset ();
 }
 
-static guint
-count_open_fds (void)
-{
-  GDir *dir = g_dir_open ("/proc/self/fd", 0, NULL);
-  guint n = 0;
-
-  fail_unless (dir != NULL);
-  while (g_dir_read_name (dir))
-    n++;
-  g_dir_close (dir);
-  return n;
-}
-
-static FakeV4l2Device *
-new_device (const gchar * path, gboolean output)
-{
-  FakeV4l2Device *dev = fake_v4l2_device_new (path, output);
-
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
-      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
-  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
-  return dev;
-}
-
 /* Up to @max_us of sleep, often none: state changes land at every point
  * of the streaming thread's work, not only while it waits. */
 static void
@@ -192,7 +165,7 @@ run_state_cycles (const gchar * desc, FakeV4l2Device * dev,
   /* one cycle first, so that lazily made fds (GStreamer's own) exist */
   set_state_checked (pipeline, GST_STATE_PLAYING, 0);
   set_state_checked (pipeline, GST_STATE_NULL, 0);
-  before = count_open_fds ();
+  before = fgrab_check_count_open_fds ();
 
   for (i = 1; i <= cycles; i++) {
     for (s = 0; s < G_N_ELEMENTS (steps); s++) {
@@ -212,7 +185,7 @@ run_state_cycles (const gchar * desc, FakeV4l2Device * dev,
     assert_no_error (bus);
   }
 
-  fail_unless_equals_int (count_open_fds (), before);
+  fail_unless_equals_int (fgrab_check_count_open_fds (), before);
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
   gst_object_unref (bus);
   gst_object_unref (pipeline);
@@ -220,7 +193,8 @@ run_state_cycles (const gchar * desc, FakeV4l2Device * dev,
 
 GST_START_TEST (test_src_state_cycles_at_random_moments)
 {
-  FakeV4l2Device *dev = new_device (CAPTURE_PATH, FALSE);
+  FakeV4l2Device *dev =
+      fake_v4l2_device_new_yuyv (CAPTURE_PATH, FALSE, 320, 240);
 
   /* frames the driver completed short or empty among whole ones (frame
    * numbers restart at each open): a state change lands in the middle of
@@ -237,7 +211,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_sink_state_cycles_at_random_moments)
 {
-  FakeV4l2Device *dev = new_device (OUTPUT_PATH, TRUE);
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (OUTPUT_PATH, TRUE, 320, 240);
 
   fake_v4l2_device_set_short_writes (dev, FRAME_320 / 8);
 
@@ -280,7 +254,7 @@ white_frame (void)
 
 GST_START_TEST (test_sink_flushing_seeks_mid_write)
 {
-  FakeV4l2Device *dev = new_device (OUTPUT_PATH, TRUE);
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (OUTPUT_PATH, TRUE, 320, 240);
   GstElement *pipeline = gst_parse_launch ("videotestsrc pattern=white "
       "! video/x-raw, format=YUY2, width=320, height=240, framerate=30/1 "
       "! fgrabsink device=" OUTPUT_PATH, NULL);
@@ -391,15 +365,16 @@ run_teardown_while_blocked (const gchar * desc, FakeV4l2Device * dev)
     gst_object_unref (pipeline);
     /* the first run makes GStreamer's lazily created fds */
     if (i == 0)
-      before = count_open_fds ();
+      before = fgrab_check_count_open_fds ();
     fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
   }
-  fail_unless_equals_int (count_open_fds (), before);
+  fail_unless_equals_int (fgrab_check_count_open_fds (), before);
 }
 
 GST_START_TEST (test_src_torn_down_while_blocked)
 {
-  FakeV4l2Device *dev = new_device (CAPTURE_PATH, FALSE);
+  FakeV4l2Device *dev =
+      fake_v4l2_device_new_yuyv (CAPTURE_PATH, FALSE, 320, 240);
 
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
   run_teardown_while_blocked ("fgrabsrc device=" CAPTURE_PATH " ! fakesink",
@@ -411,7 +386,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_sink_torn_down_while_blocked)
 {
-  FakeV4l2Device *dev = new_device (OUTPUT_PATH, TRUE);
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (OUTPUT_PATH, TRUE, 320, 240);
 
   fake_v4l2_device_set_write_blocked (dev, TRUE);
   run_teardown_while_blocked ("videotestsrc ! video/x-raw, format=YUY2, "
@@ -464,7 +439,7 @@ query_loop (gpointer data)
 static FakeV4l2Device *
 new_two_size_device (const gchar * path, gboolean output)
 {
-  FakeV4l2Device *dev = new_device (path, output);
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (path, output, 320, 240);
 
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
   return dev;

@@ -37,25 +37,6 @@
 /* a hang guard, not a timing requirement */
 #define RUN_TIMEOUT (60 * GST_SECOND)
 
-static void
-teardown (void)
-{
-  fake_v4l2_reset ();
-}
-
-static FakeV4l2Device *
-new_fake (const gchar * path, gboolean output)
-{
-  FakeV4l2Device *dev = fake_v4l2_device_new (path, output);
-
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240,
-      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
-  return dev;
-}
-
 static gchar *
 get_device (GstElement * element)
 {
@@ -237,8 +218,8 @@ check_set_uri_refused_when_open (const gchar * factory_name, const gchar * path)
 
 GST_START_TEST (test_set_uri_refused_while_device_open)
 {
-  new_fake (FAKE_CAMERA, FALSE);
-  new_fake (FAKE_OUTPUT, TRUE);
+  fake_v4l2_device_new_yuyv (FAKE_CAMERA, FALSE, 320, 240);
+  fake_v4l2_device_new_yuyv (FAKE_OUTPUT, TRUE, 320, 240);
   check_set_uri_refused_when_open ("fgrabsrc", FAKE_CAMERA);
   check_set_uri_refused_when_open ("fgrabsink", FAKE_OUTPUT);
 }
@@ -263,7 +244,7 @@ GST_START_TEST (test_uridecodebin_captures_from_uri)
   GError *error = NULL;
   gint n_buffers = 0;
 
-  camera = new_fake (FAKE_CAMERA, FALSE);
+  camera = fake_v4l2_device_new_yuyv (FAKE_CAMERA, FALSE, 320, 240);
   pipeline = gst_parse_launch ("uridecodebin name=dec uri=fgrab://"
       FAKE_CAMERA " ! video/x-raw,format=YUY2,width=320,height=240 ! "
       "fakesink name=sink signal-handoffs=false", &error);
@@ -316,7 +297,7 @@ fgraburi_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, teardown);
+  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_uri_makes_fgrabsrc_for_reading);
   tcase_add_test (tc, test_uri_makes_fgrabsink_for_writing);
   tcase_add_test (tc, test_set_uri_get_uri_round_trip);
