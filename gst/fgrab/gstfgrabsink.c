@@ -99,6 +99,8 @@ struct _GstFgrabSink
   GstFgrabWriteSize actual_write_size;
 
   /* Stream state: state changes and the streaming thread. */
+  /* READY->PAUSED went through, and the stream was not finished yet */
+  gboolean prepared;
   /* a frame was abandoned half written: the driver holds its start */
   gboolean partial;
   GstCaps *configured_caps;
@@ -309,16 +311,23 @@ gst_fgrab_sink_prepare (GstFgrabSink * self)
 {
   self->frames = 0;
   self->partial = FALSE;
-  return fgrab_object_start (&self->obj) && gst_fgrab_sink_check_formats (self);
+  self->prepared = fgrab_object_start (&self->obj) &&
+      gst_fgrab_sink_check_formats (self);
+  return self->prepared;
 }
 
-/* PAUSED->READY: the driver stops repeating the last frame, and the next
- * start finds the node idle, ready for S_FMT.  A node that went away
- * cannot be reopened; that is for the next READY->PAUSED to report, and
- * READY->NULL only closes. */
+/* PAUSED->READY, or READY->NULL after a preroll that never completed
+ * (GstBaseSink then never goes through PAUSED->READY).  With @reopen the
+ * driver stops repeating the last frame, and the next start finds the
+ * node idle, ready for S_FMT; a node that went away cannot be reopened,
+ * which is for the next READY->PAUSED to report.  READY->NULL only
+ * closes. */
 static void
-gst_fgrab_sink_finish (GstFgrabSink * self)
+gst_fgrab_sink_finish (GstFgrabSink * self, gboolean reopen)
 {
+  if (!self->prepared)
+    return;
+  self->prepared = FALSE;
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames written", self->frames);
 
   gst_clear_buffer (&self->preroll_shown);
@@ -326,7 +335,8 @@ gst_fgrab_sink_finish (GstFgrabSink * self)
   self->staging = NULL;
   self->staging_size = 0;
   clear_configuration (self);
-  gst_fgrab_sink_reopen (self, FALSE);
+  if (reopen)
+    gst_fgrab_sink_reopen (self, FALSE);
 }
 
 static GstStateChangeReturn
@@ -338,12 +348,14 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
       !gst_fgrab_sink_prepare (self))
     return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gst_fgrab_sink_finish (self, FALSE);
 
   ret = fgrab_object_change_state (&self->obj, transition,
       GST_ELEMENT_CLASS (parent_class));
 
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
-    gst_fgrab_sink_finish (self);
+    gst_fgrab_sink_finish (self, TRUE);
   return ret;
 }
 
