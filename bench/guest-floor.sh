@@ -5,36 +5,46 @@
 # fgrabsrc and v4l2src io-mode=rw on vivid, alternated, then one run of
 # each under perf stat and strace -c for page faults, context switches and
 # system calls per frame.
-#   guest-floor.sh SECONDS REPS
-# Environment: FGRAB_BEFORE_PLUGIN_DIR (contender fgrabsrc-before),
-# FGRAB_FLOOR_CONTENDERS, FGRAB_FLOOR_SIZES (any of 320x180 640x360
-# 1280x720 1920x1080; default 320x180 1280x720), FGRAB_FLOOR_NO_TRACE=1
-# (no perf stat/strace runs), FGRAB_FLOOR_PROFILE="CONTENDER ..." (one
-# more run of each under perf record, from 3 s after its start: where its
-# CPU time goes, as a share and as microseconds of that run's CPU per
-# frame).
+#   guest-floor.sh [OPTION...] SECONDS REPS
+# Options (bench/floor.sh passes its own on):
+#   --contenders "NAME ..."  default: bare bare-align bare-iofirst
+#                            bare-align-iofirst bare-longpoll fgrabsrc v4l2src-rw
+#   --sizes "WxH ..."        any of 320x180 640x360 1280x720 1920x1080
+#                            (default 320x180 1280x720)
+#   --before PLUGIN_DIR      contender fgrabsrc-before: that build's fgrabsrc
+#   --no-trace               no perf stat/strace runs
+#   --profile "NAME ..."     one more run of each under perf record, from 3 s
+#                            after its start: where its CPU time goes, as a
+#                            share and as microseconds of that run's CPU per
+#                            frame
 #@vivid: n_devs=1 node_types=0x101
 #@v4l2loopback: none
 set -uo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+CONTENDER_LIST="bare bare-align bare-iofirst bare-align-iofirst bare-longpoll fgrabsrc v4l2src-rw"
+SIZES="320x180 1280x720" BEFORE="" NO_TRACE="" PROFILE=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--contenders) CONTENDER_LIST=$2; shift 2 ;;
+	--sizes) SIZES=$2; shift 2 ;;
+	--before) BEFORE=$2; shift 2 ;;
+	--no-trace) NO_TRACE=1; shift ;;
+	--profile) PROFILE=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 SECS=${1:-10}
 REPS=${2:-3}
-BIN=${FGRAB_BENCH_BIN:-$FGRAB_BUILD_DIR/bench}
+BIN=$FGRAB_BUILD_DIR/bench
 BARE=$BIN/fgrab-bare
 METER=$BIN/fgrab-meter
-PERF_FRAMES=$(dirname "$0")/perf-frames.sh
 RES=$FGRAB_OUT/results.txt
+BENCH_TAG=floor
 LOGS=$FGRAB_OUT/logs
 mkdir -p "$LOGS"
 CAP=/dev/video0
 : >"$RES"
-
-record() { # GROUP CELL CONTENDER REP FPS LOG
-	local line
-	line=$(grep -E '^(frames=|error=)' "$6" | tail -n1)
-	[ -n "$line" ] || line="error=\"no result\""
-	echo "group=$1 cell=$2 contender=$3 rep=$4 fps=$5 $line" >>"$RES"
-	echo "floor: $2 $3 rep $4: $line"
-}
 
 contender() { # NAME W H FPS CAPSRATE SECONDS: the command line
 	local c=$1 w=$2 h=$3 fps=$4 rate=$5 s=$6
@@ -48,25 +58,23 @@ contender() { # NAME W H FPS CAPSRATE SECONDS: the command line
 	# bare-longpoll reading into what fgrabsrc's pool reads into: two
 	# buffers in turn, 160 bytes past a page boundary (its page_off)
 	bare-longpoll-pool) echo "$BARE read $CAP --fmt ${w}x$h:YUYV --fps $fps --seconds $s --poll-timeout-ms 1000 --buffers 2 --page-offset 160" ;;
-	# the elements of another build (FGRAB_BEFORE_PLUGIN_DIR), for before/after
-	fgrabsrc-before) echo "env GST_PLUGIN_PATH=$FGRAB_BEFORE_PLUGIN_DIR GST_REGISTRY=/tmp/registry-before.bin $METER --seconds $s --fps $fps fgrabsrc device=$CAP ! $caps ! fakesink name=meter sync=false" ;;
+	# the elements of another build (--before), for before/after
+	fgrabsrc-before) echo "env GST_PLUGIN_PATH=$BEFORE GST_REGISTRY=/tmp/registry-before.bin $METER --seconds $s --fps $fps fgrabsrc device=$CAP ! $caps ! fakesink name=meter sync=false" ;;
 	fgrabsrc) echo "$METER --seconds $s --fps $fps fgrabsrc device=$CAP ! $caps ! fakesink name=meter sync=false" ;;
 	v4l2src-rw) echo "$METER --seconds $s --fps $fps v4l2src device=$CAP io-mode=rw ! $caps ! fakesink name=meter sync=false" ;;
 	esac
 }
 
 profile() { # CONTENDER W H FPS CAPSRATE: perf record of one run, by DSO and symbol
-	local c=$1 w=$2 h=$3 log cpf
+	local c=$1 w=$2 h=$3 log
 	log=$LOGS/${w}x$h-$c-profile.log
 	# shellcheck disable=SC2046 # the command line is words
-	"$PERF_FRAMES" record "$log.data" $(contender "$c" "$w" "$h" "$4" "$5" "$SECS") >"$log" 2>&1 </dev/null
-	cpf=$(grep -oE 'cpu_per_frame_us=[0-9.]+' "$log" | tail -n1 | cut -d= -f2)
-	echo "floor-profile: ${w}x$h $c: $(grep -E '^(frames=|error=)' "$log" | tail -n1 | cut -d' ' -f1) cpu_per_frame_us=${cpf:-?}"
-	"$PERF_FRAMES" report "$log.data" "${cpf:-0}"
+	PROFILING=1 run "$log" $((SECS + 60)) $(contender "$c" "$w" "$h" "$4" "$5" "$SECS")
+	profile_report "${w}x$h" "$c" "$log"
 }
 
-read -r -a CONTENDERS <<<"${FGRAB_FLOOR_CONTENDERS:-bare bare-align bare-iofirst bare-align-iofirst bare-longpoll fgrabsrc v4l2src-rw}"
-read -r -a CELLS_W <<<"${FGRAB_FLOOR_SIZES:-320x180 1280x720}"
+read -r -a CONTENDERS <<<"$CONTENDER_LIST"
+read -r -a CELLS_W <<<"$SIZES"
 for size in "${CELLS_W[@]}"; do
 	case $size in
 	320x180) cell="320 180 60 60/1" ;;
@@ -79,14 +87,14 @@ for size in "${CELLS_W[@]}"; do
 		for c in "${CONTENDERS[@]}"; do
 			log=$LOGS/${w}x$h-$c-$rep.log
 			# shellcheck disable=SC2046 # the command line is words
-			timeout -k 5 $((SECS + 60)) $(contender $c "$w" "$h" "$fps" "$rate" "$SECS") >"$log" 2>&1 </dev/null
-			record floor "vivid-${w}x$h" $c "$rep" "$fps" "$log"
+			run "$log" $((SECS + 60)) $(contender "$c" "$w" "$h" "$fps" "$rate" "$SECS")
+			record floor "vivid-${w}x$h" "$c" "$rep" "$fps" "$log"
 		done
 	done
-	for c in ${FGRAB_FLOOR_PROFILE:-}; do
+	for c in $PROFILE; do
 		profile "$c" "$w" "$h" "$fps" "$rate"
 	done
-	[ -n "${FGRAB_FLOOR_NO_TRACE:-}" ] && continue
+	[ -n "$NO_TRACE" ] && continue
 	for c in bare fgrabsrc v4l2src-rw; do
 		log=$LOGS/${w}x$h-$c-perf.log
 		# shellcheck disable=SC2046

@@ -4,7 +4,8 @@
 # (bench/profile-fake.c says why that is a fair floor).  Reproducible: the
 # counts do not depend on the machine's load.
 #
-#   bench/profile.sh [capture|output] [N1 N2]   (default both, 50 250 frames)
+#   bench/profile.sh [--build-dir DIR] [capture|output] [N1 N2]
+#                                  (default both parts, 50 and 250 frames)
 #
 # capture: fgrabsrc and v4l2src io-mode=rw against poll()+read().
 # output: fgrabsink unpaced against poll()+write(), fgrabsink paced by the
@@ -13,31 +14,35 @@
 # buffer); with the calls a frame of the C library functions that enter the
 # kernel (under TCG the clock reads are system calls too, see
 # docs/performance.md).
-# Needs valgrind and a build with the unit tier (-Dtests=enabled) in
-# $FGRAB_BUILD_DIR (default build-prof/, set up here if missing).
+# Needs valgrind and a build with the unit tier and the bench tools
+# (-Dtests=enabled -Dbench=enabled) in DIR (default build-prof/, set up
+# here if missing, the option turned on if not).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
-cd "$top"
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+build=$top/build-prof
+if [ "${1:-}" = --build-dir ]; then
+	build=$(bench_abs "$2")
+	shift 2
+fi
 part=all
 case ${1:-} in capture | output) part=$1 && shift ;; esac
 n1=${1:-50} n2=${2:-250}
-build=${FGRAB_BUILD_DIR:-$top/build-prof}
+cd "$top"
 command -v valgrind >/dev/null || { echo "profile.sh: install valgrind" >&2; exit 1; }
-[ -f "$build/build.ninja" ] || meson setup "$build" -Dtests=enabled -Dkernel-tests=disabled
-ninja -C "$build" tests/fakedev/libfakev4l2.so gst/fgrab/libgstfgrab.so >/dev/null
+bench_build "$build" -Dtests=enabled -Dkernel-tests=disabled >/dev/null
 fake=$build/tests/fakedev/libfakev4l2.so
+prog=$build/bench/profile-fake
+[ -x "$prog" ] || { echo "profile.sh: $prog was not built: $build needs -Dtests=enabled" >&2; exit 1; }
 out=$build/profile
 mkdir -p "$out"
-# shellcheck disable=SC2046 # pkg-config prints words
-cc -O2 -g -Wall -I tests/fakedev -o "$out/profile-fake" bench/profile-fake.c \
-	$(pkg-config --cflags --libs gstreamer-app-1.0) -L"$(dirname "$fake")" -lfakev4l2 \
-	-Wl,-rpath,"$(dirname "$fake")"
 export GST_PLUGIN_PATH=$build/gst/fgrab GST_REGISTRY=$out/registry.bin
-LD_PRELOAD=$fake "$out/profile-fake" src 2 >/dev/null # registry
+LD_PRELOAD=$fake "$prog" src 2 >/dev/null # registry
 ir() { # MODE N: total instructions of one run
 	local f=$out/cg-$1-$2.out
 	LD_PRELOAD=$fake valgrind --tool=callgrind --callgrind-out-file="$f" \
-		"$out/profile-fake" "$1" "$2" >"$out/cg-$1-$2.log" 2>&1
+		"$prog" "$1" "$2" >"$out/cg-$1-$2.log" 2>&1
 	sed -n 's/^summary: //p' "$f"
 }
 declare -A per

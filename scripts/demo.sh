@@ -18,17 +18,21 @@
 # the caps fgrabsrc negotiated, the frame rate the driver programmed and the
 # outcome of the round trip.
 #
-#   scripts/demo.sh [--vm] [--device /dev/videoN]
-#     --vm        use the VM even if this machine has a capture node
-#     --device    use this node on this machine
-# Environment: FGRAB_DEMO_SECONDS (default 3), FGRAB_BUILD_DIR (default build),
-# FGRAB_DEMO_OUT (default demo-output).
+#   scripts/demo.sh [--vm] [--device /dev/videoN] [--seconds S] [--build-dir DIR]
+#                   [--out DIR]
+#     --vm         use the VM even if this machine has a capture node
+#     --device     use this node on this machine
+#     --seconds    how long the capture runs (default 3)
+#     --build-dir  the meson build to use, set up if missing (default build)
+#     --out        where the results go (default demo-output)
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
-build=$(readlink -f "${FGRAB_BUILD_DIR:-$top/build}")
-outdir=${FGRAB_DEMO_OUT:-$top/demo-output}
-seconds=${FGRAB_DEMO_SECONDS:-3}
+build=$top/build
+outdir=$top/demo-output
+seconds=3
+# shellcheck source=scripts/lib/packages.sh
+. "$top/scripts/lib/packages.sh"
 
 say() { printf '\n== %s\n' "$*"; }
 die() {
@@ -232,21 +236,12 @@ sink_job() { # LOOPDEV OUTDIR
 }
 
 # ------------------------------------------------------------------ host side
-install_packages() {
-	local missing=() p
-	if ! command -v dpkg-query >/dev/null; then
-		echo "demo.sh: not a Debian system; make sure these are installed: ${BASE_PACKAGES[*]}"
-		return 0
-	fi
-	for p in "${BASE_PACKAGES[@]}"; do
-		[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" = installed ] || missing+=("$p")
-	done
-	[ "${#missing[@]}" -gt 0 ] || return 0
-	[ "$(id -u)" -eq 0 ] || die "missing packages ${missing[*]}: run demo.sh as root (or install them)"
-	say "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update
-	apt-get install -y --no-install-recommends "${missing[@]}"
+# Elsewhere than on Debian the packages cannot be checked: the build says
+# what is missing.
+host_packages() {
+	local st=0
+	install_packages demo.sh "${BASE_PACKAGES[@]}" || st=$?
+	[ "$st" -ne 1 ] || die "the packages the demo needs are not all installed (see above)"
 }
 
 build_plugin() {
@@ -314,7 +309,7 @@ vm_run() {
 	local vmout=$build/demo-vm
 	"$top/tests/kernel/vm.sh" install
 	FGRAB_BUILD_DIR=$build "$top/tests/kernel/vm.sh" run --out "$vmout" --timeout 400 \
-		"$top/scripts/demo.sh" --in-guest "$@"
+		"$top/scripts/demo.sh" --seconds "$seconds" --in-guest "$@"
 	mkdir -p "$outdir"
 	cp -a "$vmout/demo/." "$outdir/"
 }
@@ -350,11 +345,30 @@ main() {
 			dev=$2
 			shift
 			;;
-		*) die "unknown argument $1 (use --vm or --device /dev/videoN)" ;;
+		--seconds)
+			seconds=$2
+			shift
+			;;
+		--build-dir)
+			build=$2
+			shift
+			;;
+		--out)
+			outdir=$2
+			shift
+			;;
+		-h | --help)
+			sed -n '2,/^set -euo/p' "$0" | sed '$d'
+			return
+			;;
+		*) die "unknown argument $1 (see --help)" ;;
 		esac
 		shift
 	done
-	install_packages
+	case $seconds in '' | *[!0-9]* | 0) die "--seconds wants a whole number of seconds above 0, not '$seconds'" ;; esac
+	build=$(readlink -m "$build")
+	outdir=$(readlink -m "$outdir")
+	host_packages
 	build_plugin
 	if [ -z "$dev" ] && [ "$force_vm" -eq 0 ]; then
 		dev=$(find_read_capture_node || true)

@@ -6,32 +6,32 @@
 # and, in a second build with clang, under ASan+UBSan, together with the
 # libFuzzer target over driver answers (tests/fuzz).  Ends with the totals
 # of every run on one line: "N passed, N failed".
+#
+#   scripts/test.sh [--build-dir DIR] [--sanitize-build-dir DIR]
+#     --build-dir           the build of the normal tiers (default build)
+#     --sanitize-build-dir  the clang ASan+UBSan build (default DIR-sanitize)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-build=${FGRAB_BUILD_DIR:-build}
-
-packages=(meson ninja-build pkg-config gcc libc6-dev linux-libc-dev
-  libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  indent valgrind clang llvm)
-
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$p")
+build=build
+sanitize_build=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build-dir) build=$2; shift 2 ;;
+    --sanitize-build-dir) sanitize_build=$2; shift 2 ;;
+    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "test.sh: installing ${missing[*]}"
-  if [ "$(id -u)" != 0 ]; then
-    echo "test.sh: missing packages and not root: install them first" >&2
-    exit 1
-  fi
-  apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    "${missing[@]}"
-fi
+sanitize_build=${sanitize_build:-$build-sanitize}
+
+# shellcheck source=scripts/lib/packages.sh
+. scripts/lib/packages.sh
+install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-dev \
+  libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+  indent valgrind clang llvm || exit 1
 
 # The kernel tier brings its own packages (qemu, the Debian kernel,
 # v4l2loopback, ffmpeg, v4l-utils) and fails loudly if it cannot.
@@ -65,15 +65,17 @@ run_tests () {
 run_tests "$build/test-output.txt" -C "$build" --num-processes 2
 
 # The tests that run in-process against the fake device, which both
-# memory checkers can see whole.  Left out: tests that run another program
-# (gst-inspect-1.0, python, an installed copy) where the checking would
-# stop at the child, and the stress suite, too slow under memcheck.
-memcheck_tests () {
-  local listed t
-  listed=$(meson test -C "$1" --list 2>/dev/null | sed -n 's|^fgrab:unit / ||p')
-  for t in fakev4l2 fgrabsrc fgrabsink fgrabdeviceprovider fgraburi; do
-    if echo "$listed" | grep -qx "$t"; then echo "$t"; fi
-  done
+# memory checkers can see whole: meson's suite "memcheck" (a second label
+# next to "unit", tests/check/meson.build and tests/fakedev/meson.build).
+# Left out there: tests that run another program (gst-inspect-1.0, python,
+# an installed copy) where the checking would stop at the child.  The
+# stress suite, too slow under memcheck, runs under the sanitizers only.
+# suite_tests BUILD SUITE...: the names of the tests in any of the suites.
+suite_tests () {
+  local b=$1 s args=()
+  shift
+  for s in "$@"; do args+=(--suite "$s"); done
+  meson test -C "$b" --list "${args[@]}" 2>/dev/null | sed -n 's|^fgrab:[^ ]* / ||p'
 }
 # Without names meson would run every test: refuse instead.
 need_tests () {
@@ -85,7 +87,7 @@ need_tests () {
 
 # Valgrind memcheck (meson.build's "valgrind" setup: leaks and errors fail
 # a test; suppressions in tests/valgrind/fgrab.supp).
-mapfile -t unit_tests < <(memcheck_tests "$build")
+mapfile -t unit_tests < <(suite_tests "$build" memcheck)
 need_tests "${unit_tests[@]}"
 run_tests "$build/test-output-valgrind.txt" -C "$build" --setup valgrind \
   --num-processes 2 "${unit_tests[@]}"
@@ -93,7 +95,7 @@ run_tests "$build/test-output-valgrind.txt" -C "$build" --setup valgrind \
 # ASan+UBSan and the fuzzer: a clang build of its own, without the kernel
 # tier.  clang links the sanitizer runtimes into each test program, so the
 # fake device's LD_PRELOAD needs no ordering (see tests/fakedev/meson.build).
-sanitize_build=${FGRAB_SANITIZE_BUILD_DIR:-$build-sanitize}
+# shellcheck disable=SC2054 # the comma is -Db_sanitize's list
 sanitize_opts=(-Dtests=enabled -Dkernel-tests=disabled -Dfuzzing=enabled
   -Db_sanitize=address,undefined -Db_lundef=false
   -Dc_args=-fno-sanitize-recover=undefined)
@@ -103,12 +105,12 @@ else
   sanitize_setup=(meson setup "$sanitize_build" "${sanitize_opts[@]}")
 fi
 if CC=clang "${sanitize_setup[@]}" && ninja -C "$sanitize_build"; then
-  mapfile -t unit_tests < <(memcheck_tests "$sanitize_build")
-  need_tests "${unit_tests[@]}"
   # the stress suite too: its races (caps queries during renegotiation)
   # are what ASan catches
+  mapfile -t unit_tests < <(suite_tests "$sanitize_build" memcheck stress)
+  need_tests "${unit_tests[@]}"
   run_tests "$sanitize_build/test-output-sanitize.txt" -C "$sanitize_build" \
-    --setup sanitize --num-processes 2 "${unit_tests[@]}" fgrabstress
+    --setup sanitize --num-processes 2 "${unit_tests[@]}"
   # replay of seeds and regressions, then a bounded fuzzing run
   run_tests "$sanitize_build/test-output-fuzz.txt" -C "$sanitize_build" \
     --setup sanitize --suite fuzz --num-processes 1

@@ -89,25 +89,12 @@ find_busybox() {
 cache_dir() { echo "${FGRAB_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fgrab-vm}"; }
 
 # --------------------------------------------------------------------------- install
-pkg_installed() {
-	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
-}
+# shellcheck source=scripts/lib/packages.sh
+. "$here/../../scripts/lib/packages.sh"
 
 cmd_install() {
-	local missing=() p v
-	command -v dpkg-query >/dev/null || die "not a Debian system (no dpkg-query); install ${PACKAGES[*]} by hand"
-	for p in "${PACKAGES[@]}"; do
-		pkg_installed "$p" || missing+=("$p")
-	done
-	if [ "${#missing[@]}" -gt 0 ]; then
-		[ "$(id -u)" -eq 0 ] || die "missing packages ${missing[*]}: run 'vm.sh install' as root"
-		log "installing ${missing[*]}"
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update
-		apt-get install -y --no-install-recommends "${missing[@]}"
-	else
-		log "all VM packages present (${PACKAGES[*]})"
-	fi
+	local v
+	install_packages vm.sh "${PACKAGES[@]}" || die "the VM packages are not all installed (see above)"
 	v=$(pick_kernel) || die "no kernel in /lib/modules with /boot/vmlinuz-<ver> and vivid.ko (is linux-image-amd64 installed?)"
 	log "guest kernel: $v"
 	if ! modinfo -k "$v" -n v4l2loopback >/dev/null 2>&1; then
