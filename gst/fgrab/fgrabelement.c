@@ -78,7 +78,7 @@ fgrab_element_get_caps (GstElement * element, FgrabDevice ** slot,
   GstCaps *caps = NULL, *result;
 
   if (device) {
-    caps = fgrab_device_probe_caps (device);
+    caps = fgrab_device_probe_caps (device, NULL);
     if (caps && device->output)
       caps = without_colorimetry (caps);
     fgrab_device_unref (device);

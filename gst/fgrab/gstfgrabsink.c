@@ -593,13 +593,11 @@ static void clear_configuration (GstFgrabSink * self);
 static gboolean
 gst_fgrab_sink_check_formats (GstFgrabSink * self)
 {
-  GstCaps *caps = fgrab_device_probe_caps (self->device);
+  GError *error = NULL;
+  GstCaps *caps = fgrab_device_probe_caps (self->device, &error);
   gboolean ok = caps != NULL && !gst_caps_is_empty (caps);
 
   if (!ok) {
-    GError *error = NULL;
-
-    fgrab_device_explain_no_caps (self->device, &error);
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
   }

@@ -80,11 +80,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 #define DEFAULT_STREAM_CHUNK (64 * 1024)
 #define MAX_STREAM_CHUNK (1024 * 1024)
 #define MIN_POOL_BUFFERS 2
-/* Bounds of the wait in poll before read() is tried again. */
-#define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
-#define MAX_POLL_TIMEOUT (50 * GST_MSECOND)
-/* Shortest wait while poll is trusted to wake the reader. */
-#define MIN_TRUSTED_POLL_TIMEOUT (100 * GST_MSECOND)
 
 enum
 {
@@ -773,15 +768,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   if (self->period == 0)
     self->period = GST_CLOCK_TIME_NONE;
 
-  /* A driver whose poll never wakes a plain reader (v4l2loopback) still
-   * gets read again within half a frame; once poll has woken a read,
-   * waits end after two frames, long after a working poll wakes them. */
-  if (GST_CLOCK_TIME_IS_VALID (self->period))
-    fgrab_device_set_poll_timeout (device, CLAMP (self->period / 2,
-            MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT), MAX (2 * self->period,
-            MIN_TRUSTED_POLL_TIMEOUT));
-  else
-    fgrab_device_set_poll_timeout (device, MAX_POLL_TIMEOUT, MAX_POLL_TIMEOUT);
+  fgrab_device_set_frame_period (device, self->period);
 
   self->format = device->fgrab_format;
   if (!fgrab_device_get_layout (device, &self->info, &self->layout)) {
@@ -853,10 +840,14 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   thiscaps = gst_pad_query_caps (pad, NULL);
   if (thiscaps == NULL || gst_caps_is_empty (thiscaps)) {
     GError *error = NULL;
+    /* the probe says why its caps are empty */
+    GstCaps *probed = fgrab_device_probe_caps (self->device, &error);
 
-    fgrab_device_explain_no_caps (self->device, &error);
-    FGRAB_ELEMENT_POST_ERROR (self, error);
-    g_error_free (error);
+    gst_clear_caps (&probed);
+    if (error) {
+      FGRAB_ELEMENT_POST_ERROR (self, error);
+      g_error_free (error);
+    }
     gst_clear_caps (&thiscaps);
     return FALSE;
   }
@@ -1328,8 +1319,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (self->device, data, self->read_size, TRUE, &n,
-        &error);
+    res = fgrab_device_read (self->device, data, self->read_size, &n, &error);
     self->io_started = TRUE;
 
     switch (res) {
