@@ -90,7 +90,7 @@ typedef struct _FgrabDevice FgrabDevice;
  * the element's object lock before using it.
  *
  * The lock discipline: every function of this layer but the I/O
- * (fgrab_device_read, fgrab_device_write, fgrab_device_set_poll_timeout)
+ * (fgrab_device_read, fgrab_device_write, fgrab_device_set_frame_period)
  * holds @lock for its whole run, so a caps query never sees the node half
  * reopened or its probed caps half freed.  The I/O runs unlocked, so that
  * unlock() is never kept waiting by a read blocked in poll; it belongs to
@@ -107,11 +107,11 @@ struct _FgrabDevice
   enum v4l2_buf_type type;
 
   gint fd;
+  /* fgrabio.c's: the poll set, and the longest wait in it before trying
+   * a read again, until poll has shown that it wakes the reader and
+   * after (see fgrab_device_set_frame_period) */
   GstPoll *poll;
   GstPollFD pollfd;
-  /* longest wait in poll before trying the I/O again, until poll has
-   * shown that it wakes the reader and after (see
-   * fgrab_device_set_poll_timeout) */
   GstClockTime poll_timeout;
   GstClockTime poll_trusted_timeout;
   gboolean poll_trusted;
@@ -120,21 +120,19 @@ struct _FgrabDevice
   /* the capabilities of this node: device_caps when the driver has them */
   guint32 node_caps;
 
-  /* fourccs the node enumerates, in its order */
+  /* fourccs the node enumerates that have caps, in its order */
   GArray *fourccs;
-  /* how the last enumeration went: formats listed (with those GStreamer
-   * cannot represent) and the errno that ended it */
-  guint n_enumerated;
-  gint enum_errno;
-  /* a field order that kept a size out of the probed caps (0: none) */
-  guint32 skipped_field;
   /* the analog standard (G_STD) the caps and format were read under, 0
    * for none: it decides the field order of V4L2_FIELD_INTERLACED */
   v4l2_std_id std;
-  /* probed caps, NULL until fgrab_device_probe_caps */
+  /* probed caps, NULL until fgrab_device_probe_caps, and why they are
+   * empty when they are */
   GstCaps *caps;
+  GError *caps_error;
 
-  /* the format in force, as the driver answered S_FMT or G_FMT */
+  /* the format in force, as the driver answered S_FMT or G_FMT; read at
+   * the first use after an open, input or standard (format_known) */
+  gboolean format_known;
   struct v4l2_format format;
   const FgrabFormat *fgrab_format;
 };
@@ -148,18 +146,18 @@ gboolean fgrab_device_open (FgrabDevice * device, GError ** error);
 gboolean fgrab_device_is_open (FgrabDevice * device);
 void fgrab_device_close (FgrabDevice * device);
 /* Close and open in one hold of the lock: ends read()/write() I/O (the
- * only way to stop it) and leaves the node idle for a new format. */
+ * only way to stop it) and leaves the node idle for a new format.  The
+ * format in force is read anew, for the caller to compare. */
 gboolean fgrab_device_reopen (FgrabDevice * device, GError ** error);
 /* The driver's card name, NULL while the node is closed.  g_free() it. */
 gchar *fgrab_device_dup_card (FgrabDevice * device);
 
 /* Caps of every format, size and frame interval the node offers, in the
- * node's order.  Cached until close.  NULL while the node is closed. */
-GstCaps *fgrab_device_probe_caps (FgrabDevice * device);
-/* Why fgrab_device_probe_caps came back empty, as an error for the user:
- * the node was disconnected, it lists no format (yet), or none that
- * GStreamer can represent. */
-void fgrab_device_explain_no_caps (FgrabDevice * device, GError ** error);
+ * node's order.  Cached until close (or a new input or standard).  NULL
+ * while the node is closed.  When it returns NULL or empty caps, @error
+ * says why, for the user: the node was disconnected, it lists no format
+ * (yet), or none that GStreamer can represent. */
+GstCaps *fgrab_device_probe_caps (FgrabDevice * device, GError ** error);
 
 /* Caps with the node's current format, size and rate: the preference used
  * for fixation, best first (after a size of one field at a time, frames
@@ -189,50 +187,31 @@ gboolean fgrab_device_set_params (FgrabDevice * device,
 #define GST_TYPE_FGRAB_NORM (gst_fgrab_norm_get_type ())
 GType gst_fgrab_norm_get_type (void);
 
-/* VIDIOC_S_INPUT on a capture node, VIDIOC_S_OUTPUT on an output node,
- * after checking @index against ENUMINPUT / ENUMOUTPUT; read back with
- * G_INPUT / G_OUTPUT.  Fails with FGRAB_DEVICE_ERROR_SETTINGS naming the
- * inputs (outputs) the node has.  The format and caps are read anew. */
-gboolean fgrab_device_select_input (FgrabDevice * device, guint index,
-    GError ** error);
-/* VIDIOC_S_STD with @norm (a GST_TYPE_FGRAB_NORM value) on the current
- * input or output, after checking that it supports the standard
- * (ENUMINPUT's std mask); read back with G_STD.  Fails with
- * FGRAB_DEVICE_ERROR_SETTINGS saying which standards it supports.  The
- * format and caps are read anew: the standard decides the size and the
- * nominal frame rate. */
-gboolean fgrab_device_select_standard (FgrabDevice * device, gint norm,
-    GError ** error);
-/* The element's input/output and norm properties: selects @route when it
- * is >= 0 and the standard @norm when it is not 0, then reads both back
- * into @actual_route and @actual_norm. */
+/* The element's input/output and norm properties: selects the input of
+ * a capture node (output of an output node) @route when it is >= 0 and
+ * the analog standard @norm (a GST_TYPE_FGRAB_NORM value) when it is not
+ * 0, then reads both back into @actual_route (-1 when the driver does not
+ * say) and @actual_norm (0 when it has no standard).  Fails with
+ * FGRAB_DEVICE_ERROR_SETTINGS naming the routes or standards the node
+ * has.  The format and caps are read anew: the route and standard decide
+ * the size and the nominal frame rate. */
 gboolean fgrab_device_select (FgrabDevice * device, gint route, gint norm,
     gint * actual_route, gint * actual_norm, GError ** error);
-/* The current input (output) index, -1 when the driver does not say. */
-gint fgrab_device_get_input (FgrabDevice * device);
-/* The current standard as a GST_TYPE_FGRAB_NORM value: the value equal
- * to G_STD's answer, else the smallest that contains it; 0 when the
- * driver has no standard. */
-gint fgrab_device_get_norm (FgrabDevice * device);
 
 /* Interruptible I/O on the node, waiting in the device's GstPoll. */
 void fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing);
-/* Some drivers never report readiness to poll() for a plain reader
- * (v4l2loopback 0.12 only does for a handle that called STREAMON), so a
- * wait in poll ends after @timeout and the read is tried again.  Once a
- * wait has ended with readiness and the read found data, poll is trusted
- * and waits end after @trusted_timeout instead: make it longer than a
- * frame, because a wait that times out before the frame is due costs a
- * wake-up, a read() and a poll() for nothing.  A trusted wait that times
- * out with data waiting makes poll untrusted again. */
-void fgrab_device_set_poll_timeout (FgrabDevice * device, GstClockTime timeout,
-    GstClockTime trusted_timeout);
-/* Reads once, waiting for data first if there is none.  @new_frame:
- * @data starts a frame, so once poll is trusted the wait comes before
- * the read.  On FGRAB_IO_OK *nread is what read() returned, 0 included
- * (an empty vb2 buffer, or the end of a byte stream). */
+/* The frame period the reader runs at (GST_CLOCK_TIME_NONE: unknown),
+ * from which the I/O decides how long it waits in poll before trying a
+ * read again and whether it believes poll (fgrabio.c says how).  Starts
+ * over with poll not believed. */
+void fgrab_device_set_frame_period (FgrabDevice * device, GstClockTime period);
+/* Reads once, waiting for data first if there is none.  Each read starts
+ * a frame (a frame is one read(): vb2 never lets a read() cross into the
+ * next one), so once poll is trusted the wait comes before the read.  On
+ * FGRAB_IO_OK *nread is what read() returned, 0 included (an empty vb2
+ * buffer, or the end of a byte stream). */
 FgrabIoResult fgrab_device_read (FgrabDevice * device, guint8 * data,
-    gsize size, gboolean new_frame, gsize * nread, GError ** error);
+    gsize size, gsize * nread, GError ** error);
 /* Writes all of @size bytes, waiting for the node as often as needed.  On
  * any return *written says how many bytes of @data went out (all of @size
  * on FGRAB_IO_OK) and *n_writes how many write() calls took data, so that
@@ -247,8 +226,6 @@ FgrabIoResult fgrab_device_write (FgrabDevice * device, const guint8 * data,
  * emulation, which fills a buffer of sizeimage bytes and queues it only
  * once it is full, whatever the number of calls. */
 gboolean fgrab_device_takes_frame_per_write (FgrabDevice * device);
-
-gchar *fgrab_fourcc_to_string (guint32 fourcc);
 
 G_END_DECLS
 #endif /* __FGRAB_DEVICE_H__ */

@@ -27,6 +27,7 @@
 #include "config.h"
 #endif
 
+#include <string.h>
 #include <linux/videodev2.h>
 
 #include "fgrabformat.h"
@@ -246,4 +247,107 @@ fgrab_format_field_from_caps (const GstStructure * s, guint64 std)
     default:
       return V4L2_FIELD_ANY;
   }
+}
+
+/* Colorimetry as V4L2's colorspace rules define the defaults (the uAPI's
+ * colorspaces-defs and -details pages): each colorspace implies
+ * primaries, a transfer function and a Y'CbCr matrix; DEFAULT and unknown
+ * colorspaces say nothing rather than guess. */
+static const struct
+{
+  guint32 colorspace;
+  GstVideoColorPrimaries primaries;
+  GstVideoTransferFunction transfer;
+  GstVideoColorMatrix matrix;
+} colorspaces[] = {
+  {V4L2_COLORSPACE_SMPTE170M, GST_VIDEO_COLOR_PRIMARIES_SMPTE170M,
+      GST_VIDEO_TRANSFER_BT601, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_COLORSPACE_470_SYSTEM_M, GST_VIDEO_COLOR_PRIMARIES_BT470M,
+      GST_VIDEO_TRANSFER_BT709, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_COLORSPACE_470_SYSTEM_BG, GST_VIDEO_COLOR_PRIMARIES_BT470BG,
+      GST_VIDEO_TRANSFER_BT709, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_COLORSPACE_REC709, GST_VIDEO_COLOR_PRIMARIES_BT709,
+      GST_VIDEO_TRANSFER_BT709, GST_VIDEO_COLOR_MATRIX_BT709},
+  {V4L2_COLORSPACE_SRGB, GST_VIDEO_COLOR_PRIMARIES_BT709,
+      GST_VIDEO_TRANSFER_SRGB, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_COLORSPACE_JPEG, GST_VIDEO_COLOR_PRIMARIES_BT709,
+      GST_VIDEO_TRANSFER_SRGB, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_COLORSPACE_OPRGB, GST_VIDEO_COLOR_PRIMARIES_ADOBERGB,
+      GST_VIDEO_TRANSFER_ADOBERGB, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_COLORSPACE_BT2020, GST_VIDEO_COLOR_PRIMARIES_BT2020,
+      GST_VIDEO_TRANSFER_BT2020_12, GST_VIDEO_COLOR_MATRIX_BT2020},
+  {V4L2_COLORSPACE_SMPTE240M, GST_VIDEO_COLOR_PRIMARIES_SMPTE240M,
+      GST_VIDEO_TRANSFER_SMPTE240M, GST_VIDEO_COLOR_MATRIX_SMPTE240M},
+  {V4L2_COLORSPACE_DCI_P3, GST_VIDEO_COLOR_PRIMARIES_SMPTEEG432,
+      GST_VIDEO_TRANSFER_GAMMA10, GST_VIDEO_COLOR_MATRIX_BT709},
+};
+
+/* An explicit ycbcr_enc or xfer_func overrides the colorspace's. */
+static const struct
+{
+  guint32 v4l2;
+  gint gst;
+} ycbcr_encs[] = {
+  {V4L2_YCBCR_ENC_601, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_YCBCR_ENC_XV601, GST_VIDEO_COLOR_MATRIX_BT601},
+  {V4L2_YCBCR_ENC_709, GST_VIDEO_COLOR_MATRIX_BT709},
+  {V4L2_YCBCR_ENC_XV709, GST_VIDEO_COLOR_MATRIX_BT709},
+  {V4L2_YCBCR_ENC_BT2020, GST_VIDEO_COLOR_MATRIX_BT2020},
+  {V4L2_YCBCR_ENC_SMPTE240M, GST_VIDEO_COLOR_MATRIX_SMPTE240M},
+}, xfer_funcs[] = {
+  {V4L2_XFER_FUNC_709, GST_VIDEO_TRANSFER_BT709},
+  {V4L2_XFER_FUNC_SRGB, GST_VIDEO_TRANSFER_SRGB},
+  {V4L2_XFER_FUNC_OPRGB, GST_VIDEO_TRANSFER_ADOBERGB},
+  {V4L2_XFER_FUNC_SMPTE240M, GST_VIDEO_TRANSFER_SMPTE240M},
+  {V4L2_XFER_FUNC_NONE, GST_VIDEO_TRANSFER_GAMMA10},
+  {V4L2_XFER_FUNC_SMPTE2084, GST_VIDEO_TRANSFER_SMPTE2084},
+};
+
+gboolean
+fgrab_format_get_colorimetry (const FgrabFormat * format,
+    const struct v4l2_pix_format *pix, GstVideoColorimetry * cinfo)
+{
+  gboolean is_rgb = GST_VIDEO_FORMAT_INFO_IS_RGB (gst_video_format_get_info
+      (format->video_format));
+  guint i;
+
+  memset (cinfo, 0, sizeof (*cinfo));
+
+  for (i = 0; i < G_N_ELEMENTS (colorspaces); i++) {
+    if (colorspaces[i].colorspace == pix->colorspace)
+      break;
+  }
+  if (i == G_N_ELEMENTS (colorspaces))
+    return FALSE;
+  cinfo->primaries = colorspaces[i].primaries;
+  cinfo->transfer = colorspaces[i].transfer;
+  cinfo->matrix = colorspaces[i].matrix;
+
+  for (i = 0; i < G_N_ELEMENTS (ycbcr_encs); i++)
+    if (ycbcr_encs[i].v4l2 == pix->ycbcr_enc)
+      cinfo->matrix = ycbcr_encs[i].gst;
+  for (i = 0; i < G_N_ELEMENTS (xfer_funcs); i++)
+    if (xfer_funcs[i].v4l2 == pix->xfer_func)
+      cinfo->transfer = xfer_funcs[i].gst;
+
+  if (is_rgb)
+    cinfo->matrix = GST_VIDEO_COLOR_MATRIX_RGB;
+
+  switch (pix->quantization) {
+    case V4L2_QUANTIZATION_FULL_RANGE:
+      cinfo->range = GST_VIDEO_COLOR_RANGE_0_255;
+      break;
+    case V4L2_QUANTIZATION_LIM_RANGE:
+      cinfo->range = GST_VIDEO_COLOR_RANGE_16_235;
+      break;
+    default:
+      /* V4L2's default: full range for RGB and for JPEG, limited else. */
+      if (is_rgb || pix->colorspace == V4L2_COLORSPACE_JPEG)
+        cinfo->range = GST_VIDEO_COLOR_RANGE_0_255;
+      else
+        cinfo->range = GST_VIDEO_COLOR_RANGE_16_235;
+      break;
+  }
+
+  return TRUE;
 }

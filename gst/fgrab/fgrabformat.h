@@ -65,5 +65,12 @@ guint32 fgrab_format_field_from_order (GstVideoFieldOrder order, guint64 std);
  * leaves the choice to the driver or names no field V4L2 has. */
 guint32 fgrab_format_field_from_caps (const GstStructure * s, guint64 std);
 
+struct v4l2_pix_format;
+/* The colorimetry of raw frames of @format as the driver describes them
+ * in @pix, with V4L2's defaults for what it leaves out; FALSE when the
+ * driver does not say (V4L2_COLORSPACE_DEFAULT or unknown). */
+gboolean fgrab_format_get_colorimetry (const FgrabFormat * format,
+    const struct v4l2_pix_format *pix, GstVideoColorimetry * cinfo);
+
 G_END_DECLS
 #endif /* __FGRAB_FORMAT_H__ */

@@ -548,7 +548,7 @@ fgrab_object_get_caps (FgrabObject * obj, GstPad * pad, GstCaps * filter)
   GstCaps *caps = NULL, *result;
 
   if (device) {
-    caps = fgrab_device_probe_caps (device);
+    caps = fgrab_device_probe_caps (device, NULL);
     if (caps && device->output)
       caps = without_colorimetry (caps);
     fgrab_device_unref (device);
@@ -662,8 +662,14 @@ void
 fgrab_object_post_no_caps_error (FgrabObject * obj)
 {
   GError *error = NULL;
+  /* the probe says why its caps are empty */
+  GstCaps *caps = fgrab_device_probe_caps (obj->device, &error);
 
-  fgrab_device_explain_no_caps (obj->device, &error);
+  gst_clear_caps (&caps);
+  if (error == NULL)
+    g_set_error (&error, FGRAB_DEVICE_ERROR, FGRAB_DEVICE_ERROR_FORMAT,
+        "Device '%s' offers no format that GStreamer can represent.",
+        obj->device->path);
   FGRAB_ELEMENT_POST_ERROR (obj->element, error);
   g_error_free (error);
 }

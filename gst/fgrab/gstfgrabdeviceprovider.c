@@ -204,14 +204,16 @@ device_from_node (FgrabDevice * node)
   GstFgrabDevice *device;
   GstStructure *props;
   GstCaps *caps;
+  GError *error = NULL;
   gchar *bus_info;
   /* the node is this probe's own: no other thread sees it */
   const gchar *card = (const gchar *) node->vcap.card;
 
-  caps = fgrab_device_probe_caps (node);
+  caps = fgrab_device_probe_caps (node, &error);
   if (caps == NULL || gst_caps_is_empty (caps)) {
-    GST_DEBUG ("%s: no format GStreamer can describe, not listed as a %s",
-        node->path, node->output ? "sink" : "source");
+    GST_DEBUG ("%s: not listed as a %s: %s", node->path,
+        node->output ? "sink" : "source", error->message);
+    g_error_free (error);
     gst_clear_caps (&caps);
     return NULL;
   }

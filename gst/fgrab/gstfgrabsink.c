@@ -295,7 +295,7 @@ static gboolean gst_fgrab_sink_reopen (GstFgrabSink * self,
 static gboolean
 gst_fgrab_sink_check_formats (GstFgrabSink * self)
 {
-  GstCaps *caps = fgrab_device_probe_caps (self->obj.device);
+  GstCaps *caps = fgrab_device_probe_caps (self->obj.device, NULL);
   gboolean ok = caps != NULL && !gst_caps_is_empty (caps);
 
   if (!ok)

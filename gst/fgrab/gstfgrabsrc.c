@@ -75,11 +75,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 #define DEFAULT_STREAM_CHUNK (64 * 1024)
 #define MAX_STREAM_CHUNK (1024 * 1024)
 #define MIN_POOL_BUFFERS 2
-/* Bounds of the wait in poll before read() is tried again. */
-#define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
-#define MAX_POLL_TIMEOUT (50 * GST_MSECOND)
-/* Shortest wait while poll is trusted to wake the reader. */
-#define MIN_TRUSTED_POLL_TIMEOUT (100 * GST_MSECOND)
 
 
 struct _GstFgrabSrc
@@ -312,21 +307,6 @@ set_rate (GstFgrabSrc * self, const FgrabStreamParams * params)
   }
 }
 
-/* A driver whose poll never wakes a plain reader (v4l2loopback) still
- * gets read again within half a frame; once poll has woken a read, waits
- * end after two frames, long after a working poll wakes them. */
-static void
-set_poll_timeouts (GstFgrabSrc * self)
-{
-  if (GST_CLOCK_TIME_IS_VALID (self->period))
-    fgrab_device_set_poll_timeout (self->obj.device, CLAMP (self->period / 2,
-            MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT), MAX (2 * self->period,
-            MIN_TRUSTED_POLL_TIMEOUT));
-  else
-    fgrab_device_set_poll_timeout (self->obj.device, MAX_POLL_TIMEOUT,
-        MAX_POLL_TIMEOUT);
-}
-
 /* S_PARM with the rate asked (@req_n 0: none), and the rate the driver
  * really runs at, with a warning when it is not the one asked. */
 static void
@@ -350,7 +330,7 @@ configure_rate (GstFgrabSrc * self, gint req_n, gint req_d)
             self->fps_d, req_n, req_d), (NULL));
   GST_INFO_OBJECT (self, "driver runs at %d/%d fps (asked %d/%d)",
       self->fps_n, self->fps_d, req_n, req_d);
-  set_poll_timeouts (self);
+  fgrab_device_set_frame_period (self->obj.device, self->period);
 }
 
 /* The layout of the format in force; FALSE after posting an error when
@@ -844,7 +824,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (self->obj.device, data, self->read_size, TRUE, &n,
+    res = fgrab_device_read (self->obj.device, data, self->read_size, &n,
         &error);
     self->obj.io_started = TRUE;
 

@@ -418,8 +418,8 @@ read_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
     for (;;) {
       GError *error = NULL;
       gsize want = read_size - got, n = 0;
-      FgrabIoResult res = fgrab_device_read (device, frame + got, want,
-          got == 0, &n, &error);
+      FgrabIoResult res = fgrab_device_read (device, frame + got, want, &n,
+          &error);
 
       if (res == FGRAB_IO_OK) {
         FUZZ_ASSERT (n > 0 && n <= want);
@@ -500,8 +500,14 @@ run_device (gboolean output, guint choice)
   FUZZ_ASSERT (card != NULL && strlen (card) < sizeof (device->vcap.card));
   g_free (card);
 
-  caps = fgrab_device_probe_caps (device);
+  caps = fgrab_device_probe_caps (device, &error);
   FUZZ_ASSERT (caps != NULL);
+  /* empty caps, and only they, come with the reason */
+  FUZZ_ASSERT (gst_caps_is_empty (caps) == (error != NULL));
+  if (error) {
+    FUZZ_ASSERT (strchr (error->message, '\n') != NULL);
+    g_clear_error (&error);
+  }
   g_free (gst_caps_to_string (caps));
   current = fgrab_device_get_current_caps (device);
   if (current) {
@@ -545,7 +551,7 @@ run_device (gboolean output, guint choice)
     goto done;
   check_layout (device, &info, &layout);
 
-  fgrab_device_set_poll_timeout (device, GST_MSECOND, 2 * GST_MSECOND);
+  fgrab_device_set_frame_period (device, 2 * GST_MSECOND);
   if (output)
     write_frames (device, &layout);
   else

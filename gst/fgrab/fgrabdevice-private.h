@@ -1,0 +1,70 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+
+#ifndef __FGRAB_DEVICE_PRIVATE_H__
+#define __FGRAB_DEVICE_PRIVATE_H__
+
+/* What the files of the device layer (fgrabdevice.c, fgrabprobe.c,
+ * fgrabroutes.c, fgrabio.c) share and nothing else uses. */
+
+#include "fgrabdevice.h"
+
+G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (fgrab_device_debug);
+#define GST_CAT_DEFAULT fgrab_device_debug
+
+/* Every function that looks at or changes the device's state holds its
+ * lock for its whole run (see FgrabDevice in fgrabdevice.h).  Recursive:
+ * they call each other. */
+#define HOLD_DEVICE_LOCK(device) \
+  g_autoptr (GRecMutexLocker) G_GNUC_UNUSED device_locker = \
+      g_rec_mutex_locker_new (&(device)->lock)
+
+/* GError messages carry the user's sentence on the first line and the
+ * details for debugging after it; FGRAB_ELEMENT_POST_ERROR splits them. */
+void
+fgrab_device_set_error (GError ** error, FgrabDeviceError code,
+    const gchar * debug, const gchar * format, ...)
+G_GNUC_PRINTF (4, 5);
+/* ioctl() on the node, retried on EINTR. */
+     gint fgrab_device_ioctl (FgrabDevice * device, unsigned long request,
+    void *arg);
+
+/* The error for a driver that gives only fields GStreamer cannot carry. */
+     void fgrab_device_set_fields_error (FgrabDevice * device, guint32 field,
+    GError ** error);
+/* Forgets the format, enumerated formats and probed caps: after an
+ * open, input or standard they are read anew, by
+ * fgrab_device_ensure_format and fgrab_device_probe_caps. */
+     void fgrab_device_forget_format (FgrabDevice * device);
+/* G_FMT into device->format and fgrab_format, unless they are known. */
+     void fgrab_device_ensure_format (FgrabDevice * device);
+/* G_PARM, or zeros where the driver does not implement it. */
+     void fgrab_device_get_parm_or_zero (FgrabDevice * device,
+    struct v4l2_streamparm *parm);
+/* The analog standard in force, 0 when the node has none (webcams, HDMI)
+ * or does not say. */
+     v4l2_std_id fgrab_device_read_standard (FgrabDevice * device);
+
+/* The node's fd joins (leaves) the device's poll set, for fgrabio.c. */
+     gboolean fgrab_device_io_attach (FgrabDevice * device, GError ** error);
+     void fgrab_device_io_detach (FgrabDevice * device);
+
+G_END_DECLS
+#endif /* __FGRAB_DEVICE_PRIVATE_H__ */

@@ -1,0 +1,279 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* read() and write() on the node, and every wait in poll() before them:
+ * how long a wait lasts and whether poll is believed.  Unlocked (see
+ * FgrabDevice): the I/O belongs to the streaming thread, and unlock()
+ * interrupts its waits with fgrab_device_set_flushing(). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "fgrabdevice-private.h"
+
+/* Bounds of the wait in poll before read() is tried again. */
+#define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
+#define MAX_POLL_TIMEOUT (50 * GST_MSECOND)
+/* Shortest wait while poll is trusted to wake the reader. */
+#define MIN_TRUSTED_POLL_TIMEOUT (100 * GST_MSECOND)
+
+gboolean
+fgrab_device_io_attach (FgrabDevice * device, GError ** error)
+{
+  /* One poll set for the device's life: a reopen keeps its flushing
+   * state, and unlock() from another thread never meets a freed one. */
+  if (device->poll == NULL)
+    device->poll = gst_poll_new (TRUE);
+  if (device->poll == NULL) {
+    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_OPEN,
+        g_strerror (errno), "Could not create the poll set for device '%s'.",
+        device->path);
+    return FALSE;
+  }
+  gst_poll_fd_init (&device->pollfd);
+  device->pollfd.fd = device->fd;
+  gst_poll_add_fd (device->poll, &device->pollfd);
+  if (device->output)
+    gst_poll_fd_ctl_write (device->poll, &device->pollfd, TRUE);
+  else
+    gst_poll_fd_ctl_read (device->poll, &device->pollfd, TRUE);
+  return TRUE;
+}
+
+void
+fgrab_device_io_detach (FgrabDevice * device)
+{
+  if (device->poll && device->pollfd.fd >= 0)
+    gst_poll_remove_fd (device->poll, &device->pollfd);
+  gst_poll_fd_init (&device->pollfd);
+}
+
+/* Some drivers never report readiness to poll() for a plain reader
+ * (v4l2loopback 0.12 only does for a handle that called STREAMON), so a
+ * reader's wait in poll ends after half a frame (within bounds) and the
+ * read is tried again.  Once a wait has ended with readiness and the read
+ * found data, poll is trusted and waits end after two frames, long after
+ * a working poll wakes them: a wait that times out before the frame is
+ * due costs a wake-up, a read() and a poll() for nothing.  A trusted wait
+ * that times out with data waiting makes poll untrusted again. */
+void
+fgrab_device_set_frame_period (FgrabDevice * device, GstClockTime period)
+{
+  if (GST_CLOCK_TIME_IS_VALID (period) && period > 0) {
+    device->poll_timeout = CLAMP (period / 2, MIN_POLL_TIMEOUT,
+        MAX_POLL_TIMEOUT);
+    device->poll_trusted_timeout = MAX (2 * period, MIN_TRUSTED_POLL_TIMEOUT);
+  } else {
+    device->poll_timeout = MAX_POLL_TIMEOUT;
+    device->poll_trusted_timeout = MAX_POLL_TIMEOUT;
+  }
+  device->poll_trusted = FALSE;
+}
+
+void
+fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
+{
+  HOLD_DEVICE_LOCK (device);
+
+  if (device->poll)
+    gst_poll_set_flushing (device->poll, flushing);
+}
+
+/* Waits until the node is ready for I/O or the poll timeout passed;
+ * *woke says which.  FALSE with *result set when the wait ended for good
+ * (flushing or an error). */
+static gboolean
+wait_ready (FgrabDevice * device, gboolean * woke, FgrabIoResult * result,
+    GError ** error)
+{
+  /* a writer waits for room as long as it takes: the drivers report it
+   * (vb2 and v4l2loopback alike) */
+  GstClockTime timeout = device->output ? GST_CLOCK_TIME_NONE :
+      device->poll_trusted ? device->poll_trusted_timeout :
+      device->poll_timeout;
+  gint ret;
+
+  do {
+    ret = gst_poll_wait (device->poll, timeout);
+  } while (ret < 0 && (errno == EINTR || errno == EAGAIN));
+
+  if (ret == 0) {
+    GST_LOG ("%s: no readiness within %" GST_TIME_FORMAT ", trying again",
+        device->path, GST_TIME_ARGS (timeout));
+    *woke = FALSE;
+    return TRUE;
+  }
+  *woke = TRUE;
+
+  if (ret < 0) {
+    if (errno == EBUSY) {
+      *result = FGRAB_IO_FLUSHING;
+    } else {
+      gchar *debug = g_strdup_printf ("poll: %s", g_strerror (errno));
+
+      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_IO, debug,
+          "Waiting for device '%s' failed.", device->path);
+      g_free (debug);
+      *result = FGRAB_IO_ERROR;
+    }
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static FgrabIoResult
+io_error (FgrabDevice * device, gint err, const gchar * op, GError ** error)
+{
+  gchar *debug = g_strdup_printf ("%s: %s", op, g_strerror (err));
+
+  switch (err) {
+    case ENODEV:
+    case ENXIO:
+      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_DISCONNECTED, debug,
+          "Device '%s' was disconnected.", device->path);
+      break;
+    case EBUSY:
+      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+          "Device '%s' is busy: another application holds its buffers "
+          "(it streams with mmap or holds the %s). Close it and try again.",
+          device->path, device->output ? "output" : "capture");
+      break;
+    case EINVAL:
+      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, debug,
+          "Device '%s' does not support %s() with the current input, "
+          "output or format.", device->path, op);
+      break;
+    default:
+      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_IO, debug,
+          "Could not %s device '%s'.", device->output ? "write to" :
+          "read from", device->path);
+      break;
+  }
+  g_free (debug);
+  return FGRAB_IO_ERROR;
+}
+
+FgrabIoResult
+fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
+    gsize * nread, GError ** error)
+{
+  FgrabIoResult result;
+  gboolean polled_error = FALSE;
+  /* at the device's rate the next frame is seldom there yet: a trusted
+   * poll saves the read() that would find nothing */
+  gboolean wait = device->poll_trusted;
+  /* how the last wait of this call ended, if there was one */
+  gboolean waited = FALSE, woke = FALSE;
+
+  *nread = 0;
+  for (;;) {
+    gssize n;
+
+    if (wait) {
+      if (!wait_ready (device, &woke, &result, error))
+        return result;
+      waited = TRUE;
+      polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+    }
+
+    n = read (device->fd, data, size);
+    if (n > 0) {
+      GST_LOG ("%s: read %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
+          device->path, n, size);
+      if (waited && woke && !device->poll_trusted) {
+        GST_DEBUG ("%s: poll reports data: waits end after %" GST_TIME_FORMAT,
+            device->path, GST_TIME_ARGS (device->poll_trusted_timeout));
+        device->poll_trusted = TRUE;
+      } else if (waited && !woke && device->poll_trusted) {
+        GST_INFO ("%s: poll did not report data that was there: reading "
+            "again every %" GST_TIME_FORMAT, device->path,
+            GST_TIME_ARGS (device->poll_timeout));
+        device->poll_trusted = FALSE;
+      }
+      *nread = n;
+      return FGRAB_IO_OK;
+    }
+    if (n == 0) {
+      /* vb2 returns 0 once for a buffer with no payload; a byte-stream
+       * driver when its encoder stopped: the caller knows which */
+      GST_DEBUG ("%s: read returned 0", device->path);
+      return FGRAB_IO_OK;
+    }
+    if (errno == EINTR) {
+      wait = FALSE;
+      continue;
+    }
+    if (errno != EAGAIN)
+      return io_error (device, errno, "read", error);
+
+    /* poll said there was an error but read has none to tell: give up
+     * rather than spin */
+    if (polled_error)
+      return io_error (device, EIO, "read", error);
+    wait = TRUE;
+  }
+}
+
+/* A sink interrupted by unlock() must resume the same frame where it
+ * stopped (gst_base_sink_wait_preroll), so it has to know how much already
+ * went out; and an encoded frame split over several write() calls is worth
+ * a log line, so the calls are counted too. */
+FgrabIoResult
+fgrab_device_write (FgrabDevice * device, const guint8 * data,
+    gsize size, gsize * written, guint * n_writes, GError ** error)
+{
+  FgrabIoResult result;
+  gboolean polled_error = FALSE, woke;
+
+  *written = 0;
+  *n_writes = 0;
+  while (size > 0) {
+    gssize n = write (device->fd, data, size);
+
+    if (n > 0) {
+      GST_LOG ("%s: wrote %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
+          device->path, n, size);
+      data += n;
+      size -= n;
+      *written += n;
+      (*n_writes)++;
+      polled_error = FALSE;
+      continue;
+    }
+    if (n == 0) {
+      GST_DEBUG ("%s: write returned 0", device->path);
+      return FGRAB_IO_EOS;
+    }
+    if (errno == EINTR)
+      continue;
+    if (errno != EAGAIN)
+      return io_error (device, errno, "write", error);
+    if (polled_error)
+      return io_error (device, EIO, "write", error);
+
+    if (!wait_ready (device, &woke, &result, error))
+      return result;
+    polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+  }
+  return FGRAB_IO_OK;
+}
