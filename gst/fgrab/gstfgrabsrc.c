@@ -75,6 +75,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
 #define DEFAULT_STREAM_CHUNK (64 * 1024)
 #define MAX_STREAM_CHUNK (1024 * 1024)
 #define MIN_POOL_BUFFERS 2
+/* Empty reads in a row taken as the end of the stream (see read_frame). */
+#define MAX_EMPTY_READS 16
 
 
 struct _GstFgrabSrc
@@ -101,6 +103,8 @@ struct _GstFgrabSrc
   FgrabFrameClock fclock;
   /* the node was reopened after EIO and no read has worked since */
   gboolean eio_reopened;
+  /* reads in a row that returned 0 bytes */
+  guint empty_reads;
 };
 
 #define gst_fgrab_src_parent_class parent_class
@@ -702,6 +706,7 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
 
   fgrab_frame_clock_reset (&self->fclock, GST_ELEMENT (self));
   self->eio_reopened = FALSE;
+  self->empty_reads = 0;
 
   return fgrab_object_start (&self->obj);
 }
@@ -832,9 +837,20 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
       case FGRAB_IO_OK:
         self->eio_reopened = FALSE;
         /* ivtv and cx18 return 0 once their encoder stopped; for frames
-         * 0 bytes are an empty buffer (vb2: payload 0), never the end */
+         * 0 bytes are an empty buffer (vb2: payload 0), not the end */
         if (n == 0 && self->format->kind == FGRAB_FORMAT_KIND_STREAM) {
           GST_DEBUG_OBJECT (self, "the byte stream ended");
+          return GST_FLOW_EOS;
+        }
+        self->empty_reads = n == 0 ? self->empty_reads + 1 : 0;
+        if (self->empty_reads >= MAX_EMPTY_READS) {
+          /* vb2 reads 0 bytes once an empty buffer and then waits for the
+           * next: a node that answers nothing again and again has nothing
+           * more to give */
+          GST_ELEMENT_WARNING (self, RESOURCE, READ,
+              ("Device '%s' returned no data on %u reads in a row: the "
+                  "capture ends here.", self->obj.device->path,
+                  self->empty_reads), (NULL));
           return GST_FLOW_EOS;
         }
         *out_size = n;

@@ -1060,6 +1060,30 @@ GST_END_TEST;
 
 /* vb2 reads 0 bytes once for a buffer whose payload is 0: an empty frame,
  * dropped and counted, not the end of the stream. */
+/* A node that answers every read() with 0 bytes (vb2 reads 0 once an
+ * empty buffer and then waits for the next) has nothing more to give:
+ * after 16 in a row the capture ends, with a warning, instead of reading
+ * forever. */
+GST_START_TEST (test_empty_reads_in_a_row_end_the_stream)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  Capture c;
+  guint i;
+
+  for (i = 2; i < 40; i++)
+    fake_v4l2_device_set_frame_payload (dev, i, 0);
+  capture_run ("num-buffers=10", "fakesink", &c);
+
+  fail_unless_equals_int (c.buffers->len, 2);
+  check_captured (&c, dev, 0, 0, 0, TRUE);
+  check_captured (&c, dev, 1, 1, 1, FALSE);
+  /* the 16th empty read ends the stream rather than dropping a frame */
+  fail_unless_equals_int (g_list_length (c.qos), 15);
+  capture_clear (&c);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_empty_frame_is_dropped_not_end_of_stream)
 {
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
@@ -2176,6 +2200,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_eintr_is_retried_frames_stay_whole);
   tcase_add_test (tc, test_short_frames_are_dropped_next_is_discont);
   tcase_add_test (tc, test_empty_frame_is_dropped_not_end_of_stream);
+  tcase_add_test (tc, test_empty_reads_in_a_row_end_the_stream);
   tcase_add_test (tc, test_frame_without_sizeimage_padding_is_whole);
   tcase_add_test (tc, test_sizeimage_below_frame_size_is_refused);
   tcase_add_test (tc, test_eagain_is_waited_out);
