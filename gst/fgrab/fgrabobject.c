@@ -583,11 +583,12 @@ fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
   FgrabDevice *device = obj->device;
   GError *error = NULL;
   gboolean ok;
+  guint mode;
 
   memset (params, 0, sizeof (*params));
   GST_OBJECT_LOCK (obj->element);
   params->buffers = obj->buffers;
-  params->mode = obj->mode;
+  params->mode = mode = obj->mode;
   params->extendedmode = obj->extendedmode;
   GST_OBJECT_UNLOCK (obj->element);
   /* timeperframe is the inverse of the rate; 0/0 asks for the nominal
@@ -609,9 +610,9 @@ fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
     if (!fgrab_device_get_params (device, params, NULL))
       memset (params, 0, sizeof (*params));
   }
-  if (obj->mode != params->mode)
+  if (mode != params->mode)
     GST_INFO_OBJECT (obj->element, "driver kept mode 0x%x of 0x%x",
-        params->mode, obj->mode);
+        params->mode, mode);
 
   GST_OBJECT_LOCK (obj->element);
   obj->actual = *params;
