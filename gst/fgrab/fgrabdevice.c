@@ -426,6 +426,7 @@ fgrab_device_close (FgrabDevice * device)
     device->fd = -1;
   }
   fgrab_device_forget_format (device);
+  g_clear_pointer (&device->controls, g_ptr_array_unref);
 }
 
 gboolean

@@ -44,6 +44,8 @@ typedef enum
   FGRAB_DEVICE_ERROR_OPEN,
   FGRAB_DEVICE_ERROR_FORMAT,
   FGRAB_DEVICE_ERROR_SETTINGS,
+  /* a control of the node was not set: a warning, not an error */
+  FGRAB_DEVICE_ERROR_CONTROL,
   FGRAB_DEVICE_ERROR_DISCONNECTED,
   FGRAB_DEVICE_ERROR_IO,
 } FgrabDeviceError;
@@ -129,6 +131,8 @@ struct _FgrabDevice
    * empty when they are */
   GstCaps *caps;
   GError *caps_error;
+  /* the node's controls (fgrabcontrols.c), NULL until listed */
+  GPtrArray *controls;
 
   /* the format in force, as the driver answered S_FMT or G_FMT; read at
    * the first use after an open, input or standard (format_known) */

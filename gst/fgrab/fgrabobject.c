@@ -25,6 +25,7 @@
 
 #include <gst/base/gstbasesink.h>
 
+#include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
 #include "gstfgrabsink.h"
 #include "gstfgrabsrc.h"
@@ -158,6 +159,7 @@ fgrab_object_finalize (FgrabObject * obj)
 {
   fgrab_device_unref (obj->device);
   g_free (obj->device_path);
+  fgrab_control_props_finalize (obj);
 }
 
 /**
@@ -269,6 +271,8 @@ install_properties (GObjectClass * gobject_class, gboolean is_output,
       g_param_spec_enum ("norm", "Norm", dir->norm_blurb, GST_TYPE_FGRAB_NORM,
           0, ready));
 
+  fgrab_control_props_install (gobject_class);
+
   gst_type_mark_as_plugin_api (is_output ? GST_TYPE_FGRAB_OUTPUT_MODE :
       GST_TYPE_FGRAB_CAPTURE_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
@@ -279,6 +283,12 @@ fgrab_object_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
+
+  /* sets the controls while open: outside the object lock */
+  if (prop_id == FGRAB_PROP_EXTRA_CONTROLS) {
+    fgrab_control_props_set (obj, value);
+    return;
+  }
 
   GST_OBJECT_LOCK (obj->element);
   switch (prop_id) {
@@ -325,6 +335,11 @@ fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
 {
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
   gboolean driver;
+
+  if (prop_id == FGRAB_PROP_EXTRA_CONTROLS) {
+    fgrab_control_props_get (obj, value);
+    return;
+  }
 
   GST_OBJECT_LOCK (obj->element);
   /* the driver's values while open, unless a new one waits to be set */
@@ -443,6 +458,7 @@ fgrab_object_open (FgrabObject * obj)
     fgrab_device_unref (device);
     return FALSE;
   }
+  fgrab_control_props_apply (obj, device);
   obj->io_started = FALSE;
   obj->params_warned = FALSE;
   replace_device (obj, device);
@@ -714,8 +730,8 @@ fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
 }
 
 void
-fgrab_element_post_error_full (GstElement * element, GError * error,
-    const gchar * file, const gchar * function, gint line)
+fgrab_element_post_full (GstElement * element, GstMessageType type,
+    GError * error, const gchar * file, const gchar * function, gint line)
 {
   const gchar *newline = strchr (error->message, '\n');
   gchar *text, *debug = NULL;
@@ -752,6 +768,7 @@ fgrab_element_post_error_full (GstElement * element, GError * error,
     case FGRAB_DEVICE_ERROR_WRONG_DIRECTION:
     case FGRAB_DEVICE_ERROR_NO_READWRITE:
     case FGRAB_DEVICE_ERROR_SETTINGS:
+    case FGRAB_DEVICE_ERROR_CONTROL:
       code = GST_RESOURCE_ERROR_SETTINGS;
       break;
     case FGRAB_DEVICE_ERROR_DISCONNECTED:
@@ -761,6 +778,6 @@ fgrab_element_post_error_full (GstElement * element, GError * error,
       break;
   }
 
-  gst_element_message_full (element, GST_MESSAGE_ERROR, domain, code, text,
-      debug, file, function, line);
+  gst_element_message_full (element, type, domain, code, text, debug, file,
+      function, line);
 }

@@ -51,6 +51,7 @@ G_BEGIN_DECLS
   FGRAB_PROP_EXTENDEDMODE,
   FGRAB_PROP_ROUTE,
   FGRAB_PROP_NORM,
+  FGRAB_PROP_EXTRA_CONTROLS,
   FGRAB_PROP_LAST
 };
 
@@ -77,6 +78,8 @@ typedef struct
   FgrabStreamParams actual;
   /* S_PARM was refused since the open, and the user told */
   gboolean params_warned;
+  /* extra-controls as set, NULL for none (fgrabcontrolprops.c) */
+  GstStructure *extra_controls;
 
   /* The device, NULL in NULL: set and cleared under the object lock. */
   FgrabDevice *device;
@@ -171,10 +174,15 @@ void fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
  * debug text, with the caller's file and line (as GST_ELEMENT_ERROR
  * has). */
 #define FGRAB_ELEMENT_POST_ERROR(element, error) \
-    fgrab_element_post_error_full (GST_ELEMENT_CAST (element), (error), \
-        __FILE__, GST_FUNCTION, __LINE__)
-void fgrab_element_post_error_full (GstElement * element, GError * error,
-    const gchar * file, const gchar * function, gint line);
+    fgrab_element_post_full (GST_ELEMENT_CAST (element), GST_MESSAGE_ERROR, \
+        (error), __FILE__, GST_FUNCTION, __LINE__)
+/* The same as a GST_ELEMENT_WARNING: for what was not done, while the
+ * rest goes on (a control the driver refused). */
+#define FGRAB_ELEMENT_POST_WARNING(element, error) \
+    fgrab_element_post_full (GST_ELEMENT_CAST (element), \
+        GST_MESSAGE_WARNING, (error), __FILE__, GST_FUNCTION, __LINE__)
+void fgrab_element_post_full (GstElement * element, GstMessageType type,
+    GError * error, const gchar * file, const gchar * function, gint line);
 
 G_END_DECLS
 #endif /* __FGRAB_OBJECT_H__ */

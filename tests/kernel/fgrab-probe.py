@@ -13,6 +13,15 @@
       pipeline streams ("parm: ..." lines). Exit 0 on success, 1 on a pipeline error,
       2 when no buffers arrive within the timeout.
 
+  fgrab-probe.py controls PIPELINE DEVICE NAMES [LIVE]
+      Runs PIPELINE (gst-launch syntax; its fgrab element is named "el"). Once two
+      buffers went through it prints the element's extra-controls as read back
+      ("start.prop=...") and "v4l2-ctl -d DEVICE -C NAMES" from a second handle
+      ("start.ctl: ..." lines). With LIVE (a structure) it then sets
+      extra-controls to LIVE while playing and, five buffers later, prints the same
+      as "live.". Warnings are printed as "warning: ..." lines. Exit 0 when it got
+      that far, 1 on a pipeline error, 2 when buffers stop.
+
 Needs Debian's /usr/bin/python3 with python3-gi and gir1.2-gstreamer-1.0.
 """
 import re
@@ -134,12 +143,79 @@ def cmd_props(device, caps, props):
     sys.exit(state["rc"])
 
 
+def controls_snapshot(tag, element, device, names):
+    value = element.get_property("extra-controls")
+    print("%s.prop=%s" % (tag, value.to_string() if value else ""), flush=True)
+    out = subprocess.run(["v4l2-ctl", "-d", device, "-C", names],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         universal_newlines=True, check=False)
+    for line in out.stdout.splitlines():
+        print("%s.ctl: %s" % (tag, line.strip()), flush=True)
+
+
+def cmd_controls(desc, device, names, live):
+    print("pipeline: " + desc, flush=True)
+    pipeline = Gst.parse_launch(desc)
+    element = pipeline.get_by_name("el")
+    pad = element.get_static_pad("src") or element.get_static_pad("sink")
+    loop = GLib.MainLoop()
+    state = {"buffers": 0, "next": 2, "phase": "start", "rc": 2}
+
+    def step():
+        controls_snapshot(state["phase"], element, device, names)
+        if state["phase"] == "start" and live:
+            print("set: " + live, flush=True)
+            element.set_property("extra-controls",
+                                 Gst.Structure.new_from_string(live))
+            state["phase"] = "live"
+            state["next"] = state["buffers"] + 5
+            return False
+        state["rc"] = 0
+        loop.quit()
+        return False
+
+    def on_buffer(_pad, _info):
+        state["buffers"] += 1
+        if state["buffers"] == state["next"]:
+            GLib.idle_add(step)
+        return Gst.PadProbeReturn.OK
+
+    def on_message(_bus, msg):
+        if msg.type == Gst.MessageType.ERROR:
+            err, dbg = msg.parse_error()
+            print("error: %s (%s)" % (err.message, dbg), flush=True)
+            state["rc"] = 1
+            loop.quit()
+        elif msg.type == Gst.MessageType.WARNING:
+            err, dbg = msg.parse_warning()
+            print("warning: %s (%s)" % (err.message, dbg), flush=True)
+
+    def on_timeout():
+        print("probe: buffers stopped at %d" % state["buffers"], flush=True)
+        loop.quit()
+        return False
+
+    pad.add_probe(Gst.PadProbeType.BUFFER, on_buffer)
+    bus = pipeline.get_bus()
+    bus.add_signal_watch()
+    bus.connect("message", on_message)
+    GLib.timeout_add_seconds(TIMEOUT_S, on_timeout)
+    pipeline.set_state(Gst.State.PLAYING)
+    loop.run()
+    pipeline.set_state(Gst.State.NULL)
+    sys.stdout.flush()
+    sys.exit(state["rc"])
+
+
 def main():
     Gst.init(None)
     if len(sys.argv) >= 3 and sys.argv[1] == "formats":
         cmd_formats(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "props":
         cmd_props(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == "controls":
+        cmd_controls(sys.argv[2], sys.argv[3], sys.argv[4],
+                     sys.argv[5] if len(sys.argv) == 6 else None)
     else:
         fail(__doc__)
 
