@@ -18,11 +18,14 @@
  */
 
 /* The element layer's controls: the extra-controls property of both
- * elements, set on the node at open and whenever it changes while open. */
+ * elements and the colour balance properties of fgrabsrc, set on the node
+ * at open and whenever they change while open. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <string.h>
 
 #include "fgrabcontrolprops.h"
 #include "fgrabcontrols.h"
@@ -49,11 +52,50 @@
  *
  * While the device is open the property reads back the driver's value of
  * each control named.
+ *
+ * GstFgrabSrc:brightness:
+ * GstFgrabSrc:contrast:
+ * GstFgrabSrc:saturation:
+ * GstFgrabSrc:hue:
+ *
+ * The picture controls (V4L2_CID_BRIGHTNESS, ...), also offered through
+ * the GstColorBalance interface.  Their range is the driver's
+ * (`v4l2-ctl --list-ctrls`); an unset one keeps the driver's value.  Set
+ * at open and at once while playing; a value the driver refuses is a
+ * warning that gives its range.  While the device is open they read back
+ * the driver's values.
  */
 
-void
-fgrab_control_props_install (GObjectClass * gobject_class)
+/* The colour balance properties, in FGRAB_PROP_BRIGHTNESS order. */
+static const struct
 {
+  guint32 id;
+  const gchar *name, *nick, *blurb;
+} balance_props[] = {
+  {V4L2_CID_BRIGHTNESS, "brightness", "Brightness",
+      "Picture brightness, or more precisely, the black level (the driver's "
+        "range; reads back the driver's value while open)"},
+  {V4L2_CID_CONTRAST, "contrast", "Contrast",
+      "Picture contrast or luma gain (the driver's range; reads back the "
+        "driver's value while open)"},
+  {V4L2_CID_SATURATION, "saturation", "Saturation",
+      "Picture color saturation or chroma gain (the driver's range; reads "
+        "back the driver's value while open)"},
+  {V4L2_CID_HUE, "hue", "Hue",
+      "Hue or color balance (the driver's range; reads back the driver's "
+        "value while open)"},
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (balance_props) ==
+    FGRAB_PROP_LAST - FGRAB_PROP_BRIGHTNESS);
+G_STATIC_ASSERT (G_N_ELEMENTS (balance_props) ==
+    G_N_ELEMENTS (((FgrabObject *) NULL)->balance));
+
+void
+fgrab_control_props_install (GObjectClass * gobject_class, gboolean is_output)
+{
+  guint i;
+
   g_object_class_install_property (gobject_class, FGRAB_PROP_EXTRA_CONTROLS,
       g_param_spec_boxed ("extra-controls", "Extra controls",
           "V4L2 controls to set, e.g. \"c,video_bitrate=6000000,"
@@ -61,6 +103,15 @@ fgrab_control_props_install (GObjectClass * gobject_class)
           "prints them; reads back the driver's values while open)",
           GST_TYPE_STRUCTURE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  if (is_output)
+    return;
+
+  for (i = 0; i < G_N_ELEMENTS (balance_props); i++)
+    g_object_class_install_property (gobject_class, FGRAB_PROP_BRIGHTNESS + i,
+        g_param_spec_int (balance_props[i].name, balance_props[i].nick,
+            balance_props[i].blurb, G_MININT, G_MAXINT, 0,
+            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+            GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
 }
 
 static void
@@ -74,16 +125,72 @@ post_refusals (FgrabObject * obj, GPtrArray * refusals)
     g_ptr_array_unref (refusals);
 }
 
+static gint
+balance_index (guint32 id)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (balance_props); i++)
+    if (balance_props[i].id == id)
+      return i;
+  return -1;
+}
+
+void
+fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
+    const gchar * name, gint value)
+{
+  gint i = balance_index (id);
+  FgrabDevice *device;
+
+  if (i >= 0) {
+    GST_OBJECT_LOCK (obj->element);
+    obj->balance[i] = value;
+    obj->balance_set |= 1 << i;
+    GST_OBJECT_UNLOCK (obj->element);
+  }
+  device = fgrab_object_ref_device (obj);
+  if (device) {
+    post_refusals (obj, fgrab_device_set_control (device, id, name, value));
+    fgrab_device_unref (device);
+  }
+}
+
+gint
+fgrab_control_props_get_control (FgrabObject * obj, guint32 id)
+{
+  gint i = balance_index (id), value = 0;
+  FgrabDevice *device = fgrab_object_ref_device (obj);
+
+  if (device == NULL || !fgrab_device_get_control (device, id, &value)) {
+    GST_OBJECT_LOCK (obj->element);
+    value = i >= 0 ? obj->balance[i] : 0;
+    GST_OBJECT_UNLOCK (obj->element);
+  }
+  fgrab_device_unref (device);
+  return value;
+}
+
+/* The colour balance settings, then extra-controls: a control named in
+ * both ends with the value extra-controls gives. */
 void
 fgrab_control_props_apply (FgrabObject * obj, FgrabDevice * device)
 {
   GstStructure *settings;
+  gint balance[G_N_ELEMENTS (balance_props)];
+  guint i, set;
 
   GST_OBJECT_LOCK (obj->element);
   settings = obj->extra_controls ? gst_structure_copy (obj->extra_controls) :
       NULL;
+  set = obj->balance_set;
+  memcpy (balance, obj->balance, sizeof (balance));
   GST_OBJECT_UNLOCK (obj->element);
 
+  for (i = 0; i < G_N_ELEMENTS (balance_props); i++)
+    if (set & (1 << i))
+      post_refusals (obj, fgrab_device_set_control (device,
+              balance_props[i].id, balance_props[i].name, balance[i]));
   if (settings == NULL)
     return;
   GST_DEBUG_OBJECT (obj->element, "setting %" GST_PTR_FORMAT, settings);
@@ -91,8 +198,8 @@ fgrab_control_props_apply (FgrabObject * obj, FgrabDevice * device)
   gst_structure_free (settings);
 }
 
-void
-fgrab_control_props_set (FgrabObject * obj, const GValue * value)
+static void
+set_extra_controls (FgrabObject * obj, const GValue * value)
 {
   const GstStructure *s = gst_value_get_structure (value);
   FgrabDevice *device;
@@ -104,22 +211,21 @@ fgrab_control_props_set (FgrabObject * obj, const GValue * value)
 
   /* while open, at once: a bitrate or a picture setting changes live */
   device = fgrab_object_ref_device (obj);
-  if (device) {
-    fgrab_control_props_apply (obj, device);
-    fgrab_device_unref (device);
+  if (device && s) {
+    post_refusals (obj, fgrab_device_set_controls (device, s));
   }
+  fgrab_device_unref (device);
 }
 
-void
-fgrab_control_props_get (FgrabObject * obj, GValue * value)
+static void
+get_extra_controls (FgrabObject * obj, GValue * value)
 {
   GstStructure *settings, *current = NULL;
-  FgrabDevice *device;
+  FgrabDevice *device = fgrab_object_ref_device (obj);
 
   GST_OBJECT_LOCK (obj->element);
   settings = obj->extra_controls ? gst_structure_copy (obj->extra_controls) :
       NULL;
-  device = obj->device ? fgrab_device_ref (obj->device) : NULL;
   GST_OBJECT_UNLOCK (obj->element);
 
   if (settings && device)
@@ -131,6 +237,30 @@ fgrab_control_props_get (FgrabObject * obj, GValue * value)
   if (settings)
     gst_structure_free (settings);
   fgrab_device_unref (device);
+}
+
+void
+fgrab_control_props_set (FgrabObject * obj, guint prop_id, const GValue * value)
+{
+  guint i = prop_id - FGRAB_PROP_BRIGHTNESS;
+
+  if (prop_id == FGRAB_PROP_EXTRA_CONTROLS)
+    set_extra_controls (obj, value);
+  else
+    fgrab_control_props_set_control (obj, balance_props[i].id,
+        balance_props[i].name, g_value_get_int (value));
+}
+
+void
+fgrab_control_props_get (FgrabObject * obj, guint prop_id, GValue * value)
+{
+  guint i = prop_id - FGRAB_PROP_BRIGHTNESS;
+
+  if (prop_id == FGRAB_PROP_EXTRA_CONTROLS)
+    get_extra_controls (obj, value);
+  else
+    g_value_set_int (value, fgrab_control_props_get_control (obj,
+            balance_props[i].id));
 }
 
 void

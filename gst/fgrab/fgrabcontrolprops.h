@@ -22,16 +22,26 @@
 
 #include "fgrabobject.h"
 
-/* The extra-controls property of both elements (FGRAB_PROP_EXTRA_CONTROLS).
- * The setting is under the object lock; the refusals are posted as
- * warnings, never under a lock. */
+/* The extra-controls property of both elements and the colour balance
+ * properties of fgrabsrc (FGRAB_PROP_EXTRA_CONTROLS on).  The settings are
+ * under the object lock; the refusals are posted as warnings, never under
+ * a lock. */
 
-G_BEGIN_DECLS void fgrab_control_props_install (GObjectClass * gobject_class);
-/* set_property: keeps the structure and, while the node is open, sets its
+G_BEGIN_DECLS void fgrab_control_props_install (GObjectClass * gobject_class,
+    gboolean is_output);
+/* set_property: keeps the setting and, while the node is open, sets the
  * controls at once. */
-void fgrab_control_props_set (FgrabObject * obj, const GValue * value);
+void fgrab_control_props_set (FgrabObject * obj, guint prop_id,
+    const GValue * value);
 /* get_property: the driver's values while open, else the setting. */
-void fgrab_control_props_get (FgrabObject * obj, GValue * value);
+void fgrab_control_props_get (FgrabObject * obj, guint prop_id, GValue * value);
+/* One integer control by id (a colour balance channel): kept for the next
+ * open when it is one of the properties', set at once while open (@name
+ * names it in a warning when the node lacks it). */
+void fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
+    const gchar * name, gint value);
+/* The driver's value while open, else the setting (0 when unset). */
+gint fgrab_control_props_get_control (FgrabObject * obj, guint32 id);
 /* At open, after the input and norm and before the caps are probed. */
 void fgrab_control_props_apply (FgrabObject * obj, FgrabDevice * device);
 void fgrab_control_props_finalize (FgrabObject * obj);

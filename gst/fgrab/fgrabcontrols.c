@@ -681,6 +681,33 @@ fgrab_device_set_controls (FgrabDevice * device, const GstStructure * settings)
   return refusals;
 }
 
+GPtrArray *
+fgrab_device_set_control (FgrabDevice * device, guint32 id,
+    const gchar * name, gint64 value)
+{
+  GPtrArray *controls, *refusals;
+  GstStructure *settings;
+  guint i;
+
+  HOLD_DEVICE_LOCK (device);
+
+  controls = fgrab_device_list_controls (device);
+  if (controls == NULL)
+    return NULL;
+  /* the driver's name for the id, so that messages use it */
+  for (i = 0; i < controls->len; i++) {
+    const FgrabControl *control = g_ptr_array_index (controls, i);
+
+    if (control->id == id)
+      name = control->name;
+  }
+  settings = gst_structure_new ("c", name, G_TYPE_INT64, value, NULL);
+  refusals = fgrab_device_set_controls (device, settings);
+  gst_structure_free (settings);
+  g_ptr_array_unref (controls);
+  return refusals;
+}
+
 /* ---- reading back ---- */
 
 /* The current value of @control into @c (a string gets a buffer of its

@@ -71,6 +71,10 @@ gchar *fgrab_controls_describe (GPtrArray * controls);
  * sentence for the user; NULL when all were set. */
 GPtrArray *fgrab_device_set_controls (FgrabDevice * device,
     const GstStructure * settings);
+/* One control by id, as fgrab_device_set_controls sets it; @name names it
+ * in the messages when the node has no control of that id. */
+GPtrArray *fgrab_device_set_control (FgrabDevice * device, guint32 id,
+    const gchar * name, gint64 value);
 /* A copy of @settings with the driver's current value of each control it
  * names (a menu given by item name reads back its item name), the given
  * value where the node cannot say (write-only controls, unknown names). */

@@ -25,6 +25,7 @@
 
 #include <gst/base/gstbasesink.h>
 
+#include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
 #include "gstfgrabsink.h"
@@ -160,6 +161,7 @@ fgrab_object_finalize (FgrabObject * obj)
   fgrab_device_unref (obj->device);
   g_free (obj->device_path);
   fgrab_control_props_finalize (obj);
+  fgrab_color_balance_clear (obj);
 }
 
 /**
@@ -271,7 +273,7 @@ install_properties (GObjectClass * gobject_class, gboolean is_output,
       g_param_spec_enum ("norm", "Norm", dir->norm_blurb, GST_TYPE_FGRAB_NORM,
           0, ready));
 
-  fgrab_control_props_install (gobject_class);
+  fgrab_control_props_install (gobject_class, is_output);
 
   gst_type_mark_as_plugin_api (is_output ? GST_TYPE_FGRAB_OUTPUT_MODE :
       GST_TYPE_FGRAB_CAPTURE_MODE, 0);
@@ -285,8 +287,8 @@ fgrab_object_set_property (GObject * object, guint prop_id,
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
 
   /* sets the controls while open: outside the object lock */
-  if (prop_id == FGRAB_PROP_EXTRA_CONTROLS) {
-    fgrab_control_props_set (obj, value);
+  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_LAST) {
+    fgrab_control_props_set (obj, prop_id, value);
     return;
   }
 
@@ -336,8 +338,8 @@ fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
   gboolean driver;
 
-  if (prop_id == FGRAB_PROP_EXTRA_CONTROLS) {
-    fgrab_control_props_get (obj, value);
+  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_LAST) {
+    fgrab_control_props_get (obj, prop_id, value);
     return;
   }
 
@@ -468,6 +470,7 @@ fgrab_object_open (FgrabObject * obj)
 void
 fgrab_object_close (FgrabObject * obj)
 {
+  fgrab_color_balance_clear (obj);
   replace_device (obj, NULL);
 }
 

@@ -51,7 +51,13 @@ G_BEGIN_DECLS
   FGRAB_PROP_EXTENDEDMODE,
   FGRAB_PROP_ROUTE,
   FGRAB_PROP_NORM,
+  /* fgrabcontrolprops.c's from here on; the colour balance ones only
+   * on a capture element */
   FGRAB_PROP_EXTRA_CONTROLS,
+  FGRAB_PROP_BRIGHTNESS,
+  FGRAB_PROP_CONTRAST,
+  FGRAB_PROP_SATURATION,
+  FGRAB_PROP_HUE,
   FGRAB_PROP_LAST
 };
 
@@ -78,8 +84,15 @@ typedef struct
   FgrabStreamParams actual;
   /* S_PARM was refused since the open, and the user told */
   gboolean params_warned;
-  /* extra-controls as set, NULL for none (fgrabcontrolprops.c) */
+  /* extra-controls as set, NULL for none, and the colour balance
+   * properties (FGRAB_PROP_BRIGHTNESS on) set, bit i for balance[i]
+   * (fgrabcontrolprops.c) */
   GstStructure *extra_controls;
+  gint balance[4];
+  guint balance_set;
+  /* GstColorBalanceChannel of the open node, built when first asked
+   * (fgrabcolorbalance.c) */
+  GList *balance_channels;
 
   /* The device, NULL in NULL: set and cleared under the object lock. */
   FgrabDevice *device;

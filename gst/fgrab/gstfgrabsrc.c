@@ -59,6 +59,7 @@
 
 #include <gst/video/video.h>
 
+#include "fgrabcolorbalance.h"
 #include "fgrabdevice.h"
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
@@ -109,7 +110,9 @@ struct _GstFgrabSrc
 
 #define gst_fgrab_src_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstFgrabSrc, gst_fgrab_src, GST_TYPE_PUSH_SRC,
-    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER, fgrab_uri_handler_init));
+    G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER, fgrab_uri_handler_init);
+    G_IMPLEMENT_INTERFACE (GST_TYPE_COLOR_BALANCE,
+        fgrab_color_balance_interface_init));
 GST_ELEMENT_REGISTER_DEFINE (fgrabsrc, "fgrabsrc", GST_RANK_NONE,
     GST_TYPE_FGRAB_SRC);
 

@@ -19,7 +19,10 @@
       ("start.prop=...") and "v4l2-ctl -d DEVICE -C NAMES" from a second handle
       ("start.ctl: ..." lines). With LIVE (a structure) it then sets
       extra-controls to LIVE while playing and, five buffers later, prints the same
-      as "live.". Warnings are printed as "warning: ..." lines. Exit 0 when it got
+      as "live.". LIVE "balance:LABEL=VALUE,..." sets GstColorBalance channels
+      instead (printing the channels as "channel: LABEL MIN MAX"). A source's
+      colour balance properties are printed too ("start.brightness=...").
+      Warnings are printed as "warning: ..." lines. Exit 0 when it got
       that far, 1 on a pipeline error, 2 when buffers stop.
 
 Needs Debian's /usr/bin/python3 with python3-gi and gir1.2-gstreamer-1.0.
@@ -31,7 +34,10 @@ import sys
 import gi
 
 gi.require_version("Gst", "1.0")
-from gi.repository import GLib, GObject, Gst  # noqa: E402
+# before any element exists: the wrappers of the interfaces it implements
+# (GstColorBalance) are made from the typelibs loaded by then
+gi.require_version("GstVideo", "1.0")
+from gi.repository import GLib, GObject, Gst, GstVideo  # noqa: E402
 
 TIMEOUT_S = 30
 
@@ -146,11 +152,29 @@ def cmd_props(device, caps, props):
 def controls_snapshot(tag, element, device, names):
     value = element.get_property("extra-controls")
     print("%s.prop=%s" % (tag, value.to_string() if value else ""), flush=True)
+    for name in ("brightness", "contrast", "saturation", "hue"):
+        if element.find_property(name):
+            print("%s.%s=%d" % (tag, name, element.get_property(name)), flush=True)
     out = subprocess.run(["v4l2-ctl", "-d", device, "-C", names],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          universal_newlines=True, check=False)
     for line in out.stdout.splitlines():
         print("%s.ctl: %s" % (tag, line.strip()), flush=True)
+
+
+def set_balance(element, settings):
+    if not isinstance(element, GstVideo.ColorBalance):
+        fail("%s does not implement GstColorBalance" % element.get_name())
+    channels = element.list_channels()
+    for ch in channels:
+        print("channel: %s %d %d" % (ch.label, ch.min_value, ch.max_value), flush=True)
+    for item in settings.split(","):
+        label, value = item.split("=")
+        for ch in channels:
+            if ch.label == label:
+                element.set_value(ch, int(value))
+                print("balance.%s=%d" % (label, GstVideo.ColorBalance.get_value(element, ch)),
+                      flush=True)
 
 
 def cmd_controls(desc, device, names, live):
@@ -165,8 +189,11 @@ def cmd_controls(desc, device, names, live):
         controls_snapshot(state["phase"], element, device, names)
         if state["phase"] == "start" and live:
             print("set: " + live, flush=True)
-            element.set_property("extra-controls",
-                                 Gst.Structure.new_from_string(live))
+            if live.startswith("balance:"):
+                set_balance(element, live[len("balance:"):])
+            else:
+                element.set_property("extra-controls",
+                                     Gst.Structure.new_from_string(live))
             state["phase"] = "live"
             state["next"] = state["buffers"] + 5
             return False

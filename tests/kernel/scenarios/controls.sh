@@ -9,7 +9,10 @@
 # the menu skips, a string too short) are warnings that name the control and
 # why, while the rest is set and frames flow. A control vivid holds while it
 # streams (enable_capture_cropping) gives the busy warning when changed live.
-# fgrabsink sets v4l2loopback's keep_format, sustain_framerate and timeout.
+# The colour balance properties set the picture controls at open; the
+# GstColorBalance interface lists vivid's channels with their ranges and
+# changes them while playing. fgrabsink sets v4l2loopback's keep_format,
+# sustain_framerate and timeout.
 #@vivid: n_devs=1 node_types=0x101
 #@v4l2loopback: devices=1 video_nr=10 card_label=loop
 # shellcheck source=../lib.sh
@@ -115,6 +118,24 @@ show_log "$KT_LOG" 20
 expect_eq "probe exit" "$KT_RC" 0
 expect_text "busy warning" "warning: Control 'enable_capture_cropping' of device '$CAP' was not set: the driver does not let it change now"
 expect_eq "value kept" "$(ctl live enable_capture_cropping)" 1
+
+section "colour balance: properties at open, the interface while playing"
+controls balance \
+	"$SRC brightness=10 contrast=20 saturation=30 hue=-40 ! video/x-raw,width=320,height=180 ! fakesink" \
+	$CAP brightness,contrast,saturation,hue "balance:Brightness=140,Hue=60"
+show_log "$KT_LOG" 30
+expect_eq "probe exit" "$KT_RC" 0
+expect_eq "brightness at open" "$(ctl start brightness)" 10
+expect_eq "contrast at open" "$(ctl start contrast)" 20
+expect_eq "saturation at open" "$(ctl start saturation)" 30
+expect_eq "hue at open" "$(ctl start hue)" -40
+expect_text "properties read back" "start.hue=-40"
+expect_text "brightness channel with vivid's range" "channel: Brightness 0 255"
+expect_text "hue channel with vivid's range" "channel: Hue -128 128"
+expect_eq "brightness changed live through the interface" "$(ctl live brightness)" 140
+expect_eq "hue changed live through the interface" "$(ctl live hue)" 60
+expect_text "the property follows the interface" "live.brightness=140"
+expect_no_log "no warning" "warning:"
 
 section "fgrabsink sets v4l2loopback's keep_format, sustain_framerate, timeout"
 controls loopback \

@@ -1,0 +1,156 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* The GstColorBalance interface over the node's picture controls. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "fgrabcolorbalance.h"
+#include "fgrabcontrolprops.h"
+#include "fgrabcontrols.h"
+
+/* The user-class controls that adjust the picture, in the order the
+ * channels are listed. */
+static const guint32 picture_controls[] = {
+  V4L2_CID_BRIGHTNESS, V4L2_CID_CONTRAST, V4L2_CID_SATURATION, V4L2_CID_HUE,
+  V4L2_CID_GAMMA, V4L2_CID_SHARPNESS, V4L2_CID_RED_BALANCE,
+  V4L2_CID_BLUE_BALANCE, V4L2_CID_GAIN, V4L2_CID_BACKLIGHT_COMPENSATION,
+};
+
+static GQuark
+control_quark (void)
+{
+  static GQuark quark = 0;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("fgrab-control");
+  return quark;
+}
+
+static GstColorBalanceChannel *
+channel_new (const FgrabControl * control)
+{
+  GstColorBalanceChannel *channel =
+      g_object_new (GST_TYPE_COLOR_BALANCE_CHANNEL, NULL);
+
+  channel->label = g_strdup (control->label);
+  channel->min_value = CLAMP (control->minimum, G_MININT, G_MAXINT);
+  channel->max_value = CLAMP (control->maximum, G_MININT, G_MAXINT);
+  g_object_set_qdata (G_OBJECT (channel), control_quark (),
+      GUINT_TO_POINTER (control->id));
+  return channel;
+}
+
+static GList *
+channels_of (GPtrArray * controls)
+{
+  GList *channels = NULL;
+  guint i, c;
+
+  for (c = 0; c < G_N_ELEMENTS (picture_controls); c++) {
+    for (i = 0; i < controls->len; i++) {
+      const FgrabControl *control = g_ptr_array_index (controls, i);
+
+      if (control->id == picture_controls[c] &&
+          control->type == V4L2_CTRL_TYPE_INTEGER &&
+          !(control->flags & V4L2_CTRL_FLAG_READ_ONLY))
+        channels = g_list_append (channels, channel_new (control));
+    }
+  }
+  return channels;
+}
+
+static const GList *
+fgrab_color_balance_list_channels (GstColorBalance * balance)
+{
+  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (balance));
+  FgrabDevice *device = fgrab_object_ref_device (obj);
+  GPtrArray *controls = device ? fgrab_device_list_controls (device) : NULL;
+  GList *channels = controls ? channels_of (controls) : NULL;
+  const GList *result;
+
+  GST_OBJECT_LOCK (obj->element);
+  /* the first list built while open stays until the node closes: the
+   * caller does not own it */
+  if (obj->balance_channels == NULL) {
+    obj->balance_channels = channels;
+    channels = NULL;
+  }
+  result = obj->balance_channels;
+  GST_OBJECT_UNLOCK (obj->element);
+
+  g_list_free_full (channels, g_object_unref);
+  if (controls)
+    g_ptr_array_unref (controls);
+  fgrab_device_unref (device);
+  return result;
+}
+
+static void
+fgrab_color_balance_set_value (GstColorBalance * balance,
+    GstColorBalanceChannel * channel, gint value)
+{
+  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (balance));
+  guint32 id = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (channel),
+          control_quark ()));
+
+  fgrab_control_props_set_control (obj, id, channel->label, value);
+  gst_color_balance_value_changed (balance, channel,
+      fgrab_control_props_get_control (obj, id));
+}
+
+static gint
+fgrab_color_balance_get_value (GstColorBalance * balance,
+    GstColorBalanceChannel * channel)
+{
+  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (balance));
+  guint32 id = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (channel),
+          control_quark ()));
+
+  return fgrab_control_props_get_control (obj, id);
+}
+
+static GstColorBalanceType
+fgrab_color_balance_get_balance_type (GstColorBalance * balance)
+{
+  return GST_COLOR_BALANCE_HARDWARE;
+}
+
+void
+fgrab_color_balance_interface_init (GstColorBalanceInterface * iface)
+{
+  iface->list_channels = fgrab_color_balance_list_channels;
+  iface->set_value = fgrab_color_balance_set_value;
+  iface->get_value = fgrab_color_balance_get_value;
+  iface->get_balance_type = fgrab_color_balance_get_balance_type;
+}
+
+void
+fgrab_color_balance_clear (FgrabObject * obj)
+{
+  GList *channels;
+
+  GST_OBJECT_LOCK (obj->element);
+  channels = obj->balance_channels;
+  obj->balance_channels = NULL;
+  GST_OBJECT_UNLOCK (obj->element);
+  g_list_free_full (channels, g_object_unref);
+}
