@@ -156,7 +156,7 @@ round_to_range (FakeCtrl * c, gint64 val)
   else
     val += (gint64) (c->step / 2);
   val = CLAMP (val, c->min, c->max);
-  offset = (guint64) (val - c->min);
+  offset = (guint64) val - (guint64) c->min;
   offset = c->step * (offset / c->step);
   return c->min + (gint64) offset;
 }
@@ -486,7 +486,7 @@ g_ext_ctrls (FakeV4l2Device * dev, struct v4l2_ext_controls *cs)
 
     cs->error_idx = i;
     if (is_default) {
-      gchar *def = string_default (c);
+      gchar *def = c->type == V4L2_CTRL_TYPE_STRING ? string_default (c) : NULL;
       err = value_to_user (c, &cs->controls[i], c->def, def);
       g_free (def);
     } else {
@@ -615,7 +615,7 @@ typedef enum
 static guint64
 tuner_units_low (FakeTuner * t, guint32 freq)
 {
-  return (t->capability & V4L2_TUNER_CAP_LOW) ? freq : (guint64) freq * 1000;
+  return (t->capability & V4L2_TUNER_CAP_LOW) ? freq : 1000 * (guint64) freq;
 }
 
 static FakeQuality
@@ -967,7 +967,7 @@ fake_v4l2_device_add_control (FakeV4l2Device * dev, guint32 id,
   /* check_range() in v4l2-ctrls-core.c */
   if (type != V4L2_CTRL_TYPE_BUTTON && type != V4L2_CTRL_TYPE_CTRL_CLASS &&
       type != V4L2_CTRL_TYPE_BITMASK && (min > max || step == 0 ||
-          def < min || def > max)) {
+          (type != V4L2_CTRL_TYPE_STRING && (def < min || def > max)))) {
     warn_ctrl (dev, id, "range is not min <= def <= max with step > 0");
     return;
   }
@@ -1156,8 +1156,7 @@ fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
 }
 
 gboolean
-fake_v4l2_device_get_control (FakeV4l2Device * dev, guint32 id,
-    gint64 * value)
+fake_v4l2_device_get_control (FakeV4l2Device * dev, guint32 id, gint64 * value)
 {
   FakeCtrl *c;
 
@@ -1215,8 +1214,7 @@ fake_v4l2_device_set_string_control (FakeV4l2Device * dev, guint32 id,
   g_mutex_lock (&fake_v4l2_lock);
   c = find_ctrl (dev, id);
   if (c != NULL && c->type == V4L2_CTRL_TYPE_STRING) {
-    err = strlen (value) > (gsize) c->max ? ERANGE :
-        validate (c, NULL, value);
+    err = strlen (value) > (gsize) c->max ? ERANGE : validate (c, NULL, value);
     if (err == 0)
       ctrl_store (c, 0, value);
   }

@@ -145,8 +145,7 @@ fake_v4l2_device_add_mpeg_controls (FakeV4l2Device * dev)
   fake_v4l2_device_add_menu_control (dev, V4L2_CID_MPEG_AUDIO_ENCODING,
       "Audio Encoding", encoding, V4L2_MPEG_AUDIO_ENCODING_LAYER_2,
       ~G_GUINT64_CONSTANT (0x2));
-  fake_v4l2_device_set_control_flags (dev, V4L2_CID_MPEG_AUDIO_ENCODING,
-      busy);
+  fake_v4l2_device_set_control_flags (dev, V4L2_CID_MPEG_AUDIO_ENCODING, busy);
   /* mask 0x1ff: 192 kbps and up */
   fake_v4l2_device_add_menu_control (dev, V4L2_CID_MPEG_AUDIO_L2_BITRATE,
       "Audio Layer II Bitrate", l2_bitrate, V4L2_MPEG_AUDIO_L2_BITRATE_224K,

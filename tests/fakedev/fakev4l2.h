@@ -323,8 +323,7 @@ void fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
 gboolean fake_v4l2_device_get_control (FakeV4l2Device * dev, guint32 id,
     gint64 * value);
 /* A copy of a string control's value, or NULL. */
-gchar *fake_v4l2_device_get_string_control (FakeV4l2Device * dev,
-    guint32 id);
+gchar *fake_v4l2_device_get_string_control (FakeV4l2Device * dev, guint32 id);
 /* Changes the value as the driver or another application would: validated
  * (clamped; ERANGE/EINVAL as for S_CTRL) but read-only and grabbed
  * controls change too.  Returns 0 or the errno; EINVAL for no such
@@ -335,8 +334,7 @@ int fake_v4l2_device_set_string_control (FakeV4l2Device * dev, guint32 id,
     const gchar * value);
 /* Successful VIDIOC_S_CTRL / S_EXT_CTRLS writes of control @id (whether
  * or not the value changed). */
-guint fake_v4l2_device_get_control_set_count (FakeV4l2Device * dev,
-    guint32 id);
+guint fake_v4l2_device_get_control_set_count (FakeV4l2Device * dev, guint32 id);
 /* Whether the device streams (see FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING). */
 gboolean fake_v4l2_device_is_streaming (FakeV4l2Device * dev);
 
