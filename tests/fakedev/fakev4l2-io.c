@@ -565,6 +565,9 @@ fake_close (int fd, gboolean * handled)
   dev = ffd->dev;
   if (dev != NULL) {
     dev->fds = g_list_remove (dev->fds, ffd);
+    /* closing the fd that streams stops it (releases the queue) */
+    if (ffd->streaming)
+      dev->streaming = FALSE;
     if (--dev->open_count == 0) {
       /* vb2 throws a half written frame away on release, and releasing
        * the queue (streamoff) clears its error */
@@ -668,6 +671,9 @@ again:
     err = EBADF;
     goto fail;
   }
+  /* the first read() starts streaming (vb2's fileio, a cx18 capture) */
+  if (!dev->streaming)
+    dev->streaming = ffd->streaming = TRUE;
 
   if (dev->frame_mode == FAKE_V4L2_FRAMES_TIMED) {
     gint64 now = g_get_monotonic_time ();
@@ -813,6 +819,8 @@ again:
     err = EBADF;
     goto fail;
   }
+  if (!dev->streaming)
+    dev->streaming = ffd->streaming = TRUE;
   if ((err = take_io_error (dev)) != 0) {
     if (err == EIO)
       g_byte_array_set_size (dev->accum, 0);

@@ -74,6 +74,9 @@ typedef struct
   FakeV4l2Device *dev;          /* NULL once the device is freed */
   gboolean token;
   gboolean filled;
+  /* this fd's read() or write() started streaming (see
+   * FakeV4l2Device.streaming) */
+  gboolean streaming;
 } FakeFd;
 
 typedef struct
@@ -102,7 +105,24 @@ typedef struct
   guint32 type;
   v4l2_std_id std;
   v4l2_std_id cur_std;
+  /* an input of type TUNER: the index of its tuner (ENUMINPUT's tuner) */
+  gboolean has_tuner;
+  guint32 tuner;
 } FakeRoute;
+
+/* A control (fakev4l2-controls.c). */
+typedef struct _FakeCtrl FakeCtrl;
+
+/* A tuner of a TUNER input (fakev4l2-controls.c); frequency in the
+ * tuner's unit: 62.5 kHz, or 62.5 Hz with V4L2_TUNER_CAP_LOW. */
+typedef struct
+{
+  gchar name[32];
+  guint32 capability;
+  guint32 rangelow, rangehigh;
+  guint32 frequency;
+  guint32 audmode;
+} FakeTuner;
 
 typedef struct
 {
@@ -219,6 +239,16 @@ struct _FakeV4l2Device
   gboolean std_locked;
   guint std_width, std_height;
   struct v4l2_fract std_period;
+
+  /* controls and tuners (fakev4l2-controls.c) */
+  GPtrArray *ctrls;             /* FakeCtrl, sorted by id */
+  GArray *tuners;               /* FakeTuner, by tuner index */
+  /* From the first read() or write() until the fd that made it is closed:
+   * vb2's read()/write() emulation starts streaming on the first call and
+   * stops when its owner releases the queue; cx18/ivtv start the capture
+   * with the first read() and stop it when that fd is closed (there is no
+   * STREAMOFF for read()/write()). */
+  gboolean streaming;
 };
 
 /* fakev4l2-formats.c */
@@ -260,6 +290,18 @@ G_GNUC_INTERNAL gboolean fake_v4l2_route_negotiates_fields (FakeV4l2Device *
 /* TRUE when @request is one of the input, output and standard ioctls;
  * then *err is its result (0 or an errno). */
 G_GNUC_INTERNAL gboolean fake_v4l2_routes_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+
+/* Adds @r (with the lock held); returns its index. */
+G_GNUC_INTERNAL guint fake_v4l2_routes_add (FakeV4l2Device * dev,
+    const FakeRoute * r);
+
+/* fakev4l2-controls.c */
+G_GNUC_INTERNAL void fake_v4l2_controls_init (FakeV4l2Device * dev);
+G_GNUC_INTERNAL void fake_v4l2_controls_clear (FakeV4l2Device * dev);
+/* TRUE when @request is a control or tuner ioctl the device answers;
+ * then *err is its result (0 or an errno). */
+G_GNUC_INTERNAL gboolean fake_v4l2_controls_ioctl (FakeV4l2Device * dev,
     guint32 request, void *arg, int *err);
 
 /* fakev4l2-io.c */

@@ -154,6 +154,7 @@ enum_route (FakeV4l2Device * dev, void *arg)
     in->index = index;
     g_strlcpy ((gchar *) in->name, r->name, sizeof (in->name));
     in->type = r->type;
+    in->tuner = r->tuner;
     in->std = r->std;
     in->capabilities = r->std ? V4L2_IN_CAP_STD : 0;
   }
@@ -283,11 +284,17 @@ fake_v4l2_device_add_input (FakeV4l2Device * dev, const gchar * name,
   r.cur_std = cur_std & std;
 
   g_mutex_lock (&fake_v4l2_lock);
-  g_array_append_val (dev->routes, r);
-  index = dev->routes->len - 1;
-  apply_standard (dev);
+  index = fake_v4l2_routes_add (dev, &r);
   g_mutex_unlock (&fake_v4l2_lock);
   return index;
+}
+
+guint
+fake_v4l2_routes_add (FakeV4l2Device * dev, const FakeRoute * r)
+{
+  g_array_append_val (dev->routes, *r);
+  apply_standard (dev);
+  return dev->routes->len - 1;
 }
 
 guint

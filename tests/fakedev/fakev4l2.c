@@ -137,6 +137,7 @@ fake_v4l2_device_new (const gchar * path, gboolean output)
 
   dev->ioctl_counts = g_hash_table_new (g_direct_hash, g_direct_equal);
   fake_v4l2_routes_init (dev);
+  fake_v4l2_controls_init (dev);
 
   g_hash_table_insert (fake_v4l2_devices, dev->path, dev);
   g_atomic_int_inc (&fake_v4l2_n_devices);
@@ -181,6 +182,7 @@ device_destroy (FakeV4l2Device * dev)
   g_ptr_array_unref (dev->written);
   g_hash_table_unref (dev->ioctl_counts);
   fake_v4l2_routes_clear (dev);
+  fake_v4l2_controls_clear (dev);
   g_free (dev);
 }
 

@@ -125,6 +125,32 @@ FakeV4l2Device *fake_v4l2_device_new_yuyv (const gchar * path,
  * 1001/30000, 625/50 lines 720x576 at 1/25. */
 void fake_v4l2_device_add_sdtv_standard_formats (FakeV4l2Device * dev);
 
+/* Controls as vivid's user class has them (Brightness, Contrast,
+ * Saturation 0..255 default 128, Hue -128..128 default 0, and its test
+ * controls "Button", "Boolean", "Integer 32 Bits", "Integer 64 Bits",
+ * "Menu" (items 1..4, item 2 skipped), "String" (2..4 characters),
+ * "Integer Menu", "Read-Only Integer 32 Bits"), plus "Gain" inactive
+ * (as vivid's while "Gain, Automatic" is on).  The ids are the V4L2_CID_*
+ * ones and, for the test controls, V4L2_CID_USER_BASE | 0xf000 + n as in
+ * vivid (FAKE_V4L2_CID_VIVID_*). */
+#define FAKE_V4L2_CID_VIVID_BUTTON (V4L2_CID_USER_BASE | 0xf000)
+#define FAKE_V4L2_CID_VIVID_BOOLEAN (FAKE_V4L2_CID_VIVID_BUTTON + 1)
+#define FAKE_V4L2_CID_VIVID_INTEGER (FAKE_V4L2_CID_VIVID_BUTTON + 2)
+#define FAKE_V4L2_CID_VIVID_INTEGER64 (FAKE_V4L2_CID_VIVID_BUTTON + 3)
+#define FAKE_V4L2_CID_VIVID_MENU (FAKE_V4L2_CID_VIVID_BUTTON + 4)
+#define FAKE_V4L2_CID_VIVID_STRING (FAKE_V4L2_CID_VIVID_BUTTON + 5)
+#define FAKE_V4L2_CID_VIVID_INTMENU (FAKE_V4L2_CID_VIVID_BUTTON + 7)
+#define FAKE_V4L2_CID_VIVID_RO_INTEGER (FAKE_V4L2_CID_VIVID_BUTTON + 12)
+void fake_v4l2_device_add_user_controls (FakeV4l2Device * dev);
+/* The codec class of a cx18/ivtv card (cx2341x_handler_init(), names from
+ * v4l2-ctrls-defs.c): "Stream Type" (MPEG-2 PS default, transport stream
+ * skipped), "Audio Sampling Frequency" (48 kHz), "Audio Encoding" (only
+ * Layer II), "Audio Layer II Bitrate" (192..384 kbps, 224 default),
+ * "Video Aspect" (4x3), "Video Bitrate Mode" (VBR), "Video Bitrate"
+ * (0..27000000, 6000000) and "Video Peak Bitrate" (8000000); all but the
+ * aspect are busy while streaming (cx2341x_handler_set_busy()). */
+void fake_v4l2_device_add_mpeg_controls (FakeV4l2Device * dev);
+
 /* Identity. device_caps == 0 means: V4L2_CAP_DEVICE_CAPS not set and
  * device_caps left zero, so the app must use @capabilities. */
 void fake_v4l2_device_set_card (FakeV4l2Device * dev, const gchar * card);
@@ -245,6 +271,97 @@ v4l2_std_id fake_v4l2_device_get_std (FakeV4l2Device * dev);
 void fake_v4l2_device_add_standard_format (FakeV4l2Device * dev,
     v4l2_std_id std, guint width, guint height, guint numerator,
     guint denominator);
+
+/* Controls (fakev4l2-controls.c), answered as the kernel's control
+ * framework answers VIDIOC_QUERYCTRL (NEXT_CTRL/NEXT_COMPOUND iteration),
+ * VIDIOC_QUERY_EXT_CTRL, VIDIOC_QUERYMENU, VIDIOC_G_CTRL/S_CTRL and
+ * VIDIOC_G/S/TRY_EXT_CTRLS, errno for errno (EINVAL unknown id, wrong
+ * class or not reachable through G/S_CTRL; EACCES read-only on set and
+ * write-only on get; EBUSY grabbed; ERANGE menu index out of range, string
+ * too short or long; EINVAL skipped menu item; ENOSPC + the size needed for
+ * a string buffer too small; error_idx as the kernel sets it).  Until a
+ * control is added the control ioctls answer ENOTTY (a driver without a
+ * control handler).  The control of each class (V4L2_CID_USER_CLASS, ...)
+ * is added with the first control of that class.  Integer values are
+ * clamped and rounded to the step as the kernel's validation does, and
+ * the adjusted value is written back to the caller.
+ *
+ * @flags are V4L2_CTRL_FLAG_* (READ_ONLY, WRITE_ONLY, INACTIVE, GRABBED,
+ * VOLATILE, ...) and FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING: the control
+ * reports GRABBED (and refuses to be set with EBUSY) while the device
+ * streams, from the first read()/write() until the fd that made it is
+ * closed, as cx18/ivtv hold the encoder controls during a capture.
+ * @type is INTEGER, INTEGER64, BOOLEAN, BITMASK, BUTTON, CTRL_CLASS or
+ * STRING (min/max are then lengths; use add_string_control for a
+ * value); menus have their own calls.  BUTTON gets WRITE_ONLY, INTEGER64
+ * and STRING EXECUTE_ON_WRITE, as v4l2_ctrl_new() gives them. */
+#define FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING (1u << 31)
+void fake_v4l2_device_add_control (FakeV4l2Device * dev, guint32 id,
+    guint32 type, const gchar * name, gint64 min, gint64 max, guint64 step,
+    gint64 def, guint32 flags);
+/* A MENU control of the NULL-terminated @items, range 0..n-1; items whose
+ * bit is set in @skip_mask (or whose name is "") are not offered:
+ * QUERYMENU answers EINVAL for them and setting them is EINVAL. */
+void fake_v4l2_device_add_menu_control (FakeV4l2Device * dev, guint32 id,
+    const gchar * name, const gchar * const *items, gint64 def,
+    guint64 skip_mask);
+/* An INTEGER_MENU control of @n_values values. */
+void fake_v4l2_device_add_int_menu_control (FakeV4l2Device * dev,
+    guint32 id, const gchar * name, const gint64 * values, guint n_values,
+    gint64 def, guint64 skip_mask);
+/* A STRING control of 0..@max_len characters, current value @def. */
+void fake_v4l2_device_add_string_control (FakeV4l2Device * dev, guint32 id,
+    const gchar * name, guint max_len, const gchar * def);
+/* Replaces the flags (as add_control takes them) of control @id. */
+void fake_v4l2_device_set_control_flags (FakeV4l2Device * dev, guint32 id,
+    guint32 flags);
+/* A new range (a menu's min/max select among its items), as
+ * v4l2_ctrl_modify_range(): the value is kept if valid, else @def. */
+void fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
+    gint64 min, gint64 max, guint64 step, gint64 def);
+/* The current value (FALSE for no such control or a string control). */
+gboolean fake_v4l2_device_get_control (FakeV4l2Device * dev, guint32 id,
+    gint64 * value);
+/* A copy of a string control's value, or NULL. */
+gchar *fake_v4l2_device_get_string_control (FakeV4l2Device * dev, guint32 id);
+/* Changes the value as the driver or another application would: validated
+ * (clamped; ERANGE/EINVAL as for S_CTRL) but read-only and grabbed
+ * controls change too.  Returns 0 or the errno; EINVAL for no such
+ * control. */
+int fake_v4l2_device_set_control (FakeV4l2Device * dev, guint32 id,
+    gint64 value);
+int fake_v4l2_device_set_string_control (FakeV4l2Device * dev, guint32 id,
+    const gchar * value);
+/* Successful VIDIOC_S_CTRL / S_EXT_CTRLS writes of control @id (whether
+ * or not the value changed). */
+guint fake_v4l2_device_get_control_set_count (FakeV4l2Device * dev, guint32 id);
+/* Whether the device streams (see FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING). */
+gboolean fake_v4l2_device_is_streaming (FakeV4l2Device * dev);
+
+/* Tuners.  Adds an input of type V4L2_INPUT_TYPE_TUNER (standards as
+ * add_input) with a tuner of its own, numbered from 0 in the order added
+ * (ENUMINPUT's tuner field).  @capability: V4L2_TUNER_CAP_* (with
+ * V4L2_TUNER_CAP_LOW the unit is 62.5 Hz, else 62.5 kHz); the range is in
+ * that unit, and the frequency starts at @rangelow.  G_TUNER reports the
+ * type ANALOG_TV, @capability | CAP_FREQ_BANDS, the range, the audio mode
+ * (STEREO if CAP_STEREO, else MONO, until S_TUNER sets another; above
+ * LANG1_LANG2 is EINVAL) and, as vivid models it, a channel every 6 MHz at
+ * 49.25, 55.25, ... MHz: signal 0xffff within 0.25 MHz of one, 0x8000
+ * within 1 MHz, 0 further away (rxsubchans 0 there); G/S_FREQUENCY answer
+ * for the tuner index whatever input is current; S_FREQUENCY with a type
+ * other than ANALOG_TV or an unknown tuner is EINVAL, and the frequency
+ * is clamped into the range.  Until a tuner is added the tuner ioctls
+ * answer ENOTTY.  Returns the input's index. */
+guint fake_v4l2_device_add_tuner_input (FakeV4l2Device * dev,
+    const gchar * name, v4l2_std_id std, v4l2_std_id cur_std,
+    guint32 capability, guint32 rangelow, guint32 rangehigh);
+/* Frequency (tuner unit), audio mode and signal of tuner @tuner (0 when it
+ * does not exist); set_frequency tunes as S_FREQUENCY would, unlogged. */
+guint32 fake_v4l2_device_get_frequency (FakeV4l2Device * dev, guint tuner);
+void fake_v4l2_device_set_frequency (FakeV4l2Device * dev, guint tuner,
+    guint32 frequency);
+guint32 fake_v4l2_device_get_audmode (FakeV4l2Device * dev, guint tuner);
+guint16 fake_v4l2_device_get_signal (FakeV4l2Device * dev, guint tuner);
 
 /* Frames. */
 void fake_v4l2_device_set_frame_mode (FakeV4l2Device * dev,

@@ -2272,6 +2272,691 @@ test_reset (void)
   fake_v4l2_reset ();
 }
 
+/* ---------------------------------------------------------------------- */
+/* Controls and tuners */
+
+static FakeV4l2Device *
+new_controls_capture (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 16, 8);
+
+  fake_v4l2_device_add_user_controls (dev);
+  return dev;
+}
+
+static int
+s_ctrl (int fd, guint32 id, gint32 * value)
+{
+  struct v4l2_control c = { id, *value };
+  int ret;
+
+  errno = 0;
+  ret = ioctl (fd, VIDIOC_S_CTRL, &c);
+  *value = c.value;
+  return ret == 0 ? 0 : errno;
+}
+
+static gint32
+g_ctrl (int fd, guint32 id)
+{
+  struct v4l2_control c = { id, 0 };
+
+  assert_ioctl_ok (fd, VIDIOC_G_CTRL, &c);
+  return c.value;
+}
+
+/* Without a control handler or tuner the driver has no such ioctls. */
+static void
+test_ctrl_none (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 16, 8);
+  struct v4l2_queryctrl qc = { 0 };
+  struct v4l2_tuner t = { 0 };
+  struct v4l2_control c = { V4L2_CID_BRIGHTNESS, 0 };
+  int fd = open_dev (CAP_PATH, O_RDWR);
+
+  qc.id = V4L2_CTRL_FLAG_NEXT_CTRL;
+  assert_ioctl_fails (fd, VIDIOC_QUERYCTRL, &qc, ENOTTY);
+  assert_ioctl_fails (fd, VIDIOC_G_CTRL, &c, ENOTTY);
+  assert_ioctl_fails (fd, VIDIOC_G_TUNER, &t, ENOTTY);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_QUERYCTRL),
+      ==, 1);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* NEXT_CTRL walks every control in id order, the class control first;
+ * NEXT_COMPOUND alone finds none (there are no compound controls); the
+ * old API zeroes the range of INTEGER64, BUTTON and CTRL_CLASS. */
+static void
+test_ctrl_query (void)
+{
+  FakeV4l2Device *dev = new_controls_capture ();
+  struct v4l2_queryctrl qc;
+  struct v4l2_query_ext_ctrl qec;
+  guint32 prev = 0, n = 0;
+  int fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&qc, 0, sizeof (qc));
+  qc.id = V4L2_CTRL_FLAG_NEXT_CTRL;
+  while (ioctl (fd, VIDIOC_QUERYCTRL, &qc) == 0) {
+    if (n == 0) {
+      g_assert_cmpuint (qc.id, ==, V4L2_CID_USER_CLASS);
+      g_assert_cmpstr ((gchar *) qc.name, ==, "User Controls");
+      g_assert_cmpuint (qc.type, ==, V4L2_CTRL_TYPE_CTRL_CLASS);
+      g_assert_cmpuint (qc.flags, ==,
+          V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_WRITE_ONLY);
+    }
+    g_assert_cmpuint (qc.id, >, prev);
+    prev = qc.id;
+    n++;
+    qc.id |= V4L2_CTRL_FLAG_NEXT_CTRL;
+  }
+  g_assert_cmpint (errno, ==, EINVAL);
+  /* class, 4 colour, autogain, gain, 8 test controls */
+  g_assert_cmpuint (n, ==, 15);
+  g_assert_cmpuint (prev, ==, FAKE_V4L2_CID_VIVID_RO_INTEGER);
+
+  memset (&qc, 0, sizeof (qc));
+  qc.id = V4L2_CID_HUE;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpstr ((gchar *) qc.name, ==, "Hue");
+  g_assert_cmpint (qc.minimum, ==, -128);
+  g_assert_cmpint (qc.maximum, ==, 128);
+  g_assert_cmpint (qc.default_value, ==, 0);
+
+  qc.id = FAKE_V4L2_CID_VIVID_INTEGER64;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpuint (qc.type, ==, V4L2_CTRL_TYPE_INTEGER64);
+  g_assert_cmpint (qc.minimum, ==, 0);
+  g_assert_cmpint (qc.maximum, ==, 0);
+  g_assert_cmpuint (qc.flags, ==, V4L2_CTRL_FLAG_EXECUTE_ON_WRITE);
+  memset (&qec, 0, sizeof (qec));
+  qec.id = FAKE_V4L2_CID_VIVID_INTEGER64;
+  assert_ioctl_ok (fd, VIDIOC_QUERY_EXT_CTRL, &qec);
+  g_assert_cmpint (qec.minimum, ==, G_MININT64);
+  g_assert_cmpint (qec.maximum, ==, G_MAXINT64);
+  g_assert_cmpuint (qec.elem_size, ==, 8);
+
+  qc.id = FAKE_V4L2_CID_VIVID_STRING;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpint (qc.minimum, ==, 2);
+  g_assert_cmpint (qc.maximum, ==, 4);
+  g_assert_true (qc.flags & V4L2_CTRL_FLAG_HAS_PAYLOAD);
+  qec.id = FAKE_V4L2_CID_VIVID_STRING;
+  assert_ioctl_ok (fd, VIDIOC_QUERY_EXT_CTRL, &qec);
+  g_assert_cmpuint (qec.elem_size, ==, 5);
+
+  qc.id = FAKE_V4L2_CID_VIVID_BUTTON;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_true (qc.flags & V4L2_CTRL_FLAG_WRITE_ONLY);
+  qc.id = V4L2_CID_GAIN;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_true (qc.flags & V4L2_CTRL_FLAG_INACTIVE);
+  qc.id = FAKE_V4L2_CID_VIVID_MENU;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpint (qc.minimum, ==, 1);
+  g_assert_cmpint (qc.maximum, ==, 4);
+  g_assert_cmpint (qc.step, ==, 1);
+  g_assert_cmpint (qc.default_value, ==, 3);
+
+  /* an unknown id, and the next after it */
+  qc.id = V4L2_CID_HUE + 1;
+  assert_ioctl_fails (fd, VIDIOC_QUERYCTRL, &qc, EINVAL);
+  qc.id = (V4L2_CID_HUE + 1) | V4L2_CTRL_FLAG_NEXT_CTRL;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpuint (qc.id, ==, V4L2_CID_AUTOGAIN);
+  qc.id = V4L2_CTRL_FLAG_NEXT_COMPOUND;
+  assert_ioctl_fails (fd, VIDIOC_QUERYCTRL, &qc, EINVAL);
+  qc.id = V4L2_CTRL_FLAG_NEXT_COMPOUND | V4L2_CTRL_FLAG_NEXT_CTRL;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpuint (qc.id, ==, V4L2_CID_USER_CLASS);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_QUERY_EXT_CTRL), ==, 2);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* Items outside the range, skipped by the mask, or of a control that is
+ * no menu answer EINVAL. */
+static void
+test_ctrl_querymenu (void)
+{
+  static const gchar *const expected[] = {
+    NULL, "Menu Item 1", NULL, "Menu Item 3", "Menu Item 4", NULL
+  };
+  struct v4l2_querymenu qm;
+  guint i;
+  int fd;
+
+  new_controls_capture ();
+  fd = open_dev (CAP_PATH, O_RDWR);
+  for (i = 0; i < G_N_ELEMENTS (expected); i++) {
+    memset (&qm, 0, sizeof (qm));
+    qm.id = FAKE_V4L2_CID_VIVID_MENU;
+    qm.index = i;
+    if (expected[i] == NULL) {
+      assert_ioctl_fails (fd, VIDIOC_QUERYMENU, &qm, EINVAL);
+    } else {
+      assert_ioctl_ok (fd, VIDIOC_QUERYMENU, &qm);
+      g_assert_cmpstr ((gchar *) qm.name, ==, expected[i]);
+    }
+  }
+  memset (&qm, 0, sizeof (qm));
+  qm.id = FAKE_V4L2_CID_VIVID_INTMENU;
+  qm.index = 8;
+  assert_ioctl_ok (fd, VIDIOC_QUERYMENU, &qm);
+  g_assert_cmpint (qm.value, ==, 42);
+  qm.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_QUERYMENU, &qm, EINVAL);
+  qm.id = V4L2_CID_BRIGHTNESS;
+  qm.index = 0;
+  assert_ioctl_fails (fd, VIDIOC_QUERYMENU, &qm, EINVAL);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* G_CTRL/S_CTRL: values clamped and rounded to the step as the kernel's
+ * validation does, written back; the errno of each refusal. */
+static void
+test_ctrl_g_s_ctrl (void)
+{
+  FakeV4l2Device *dev = new_controls_capture ();
+  struct v4l2_control c;
+  gint32 v;
+  gint64 v64;
+  int fd;
+
+  fake_v4l2_device_add_control (dev, V4L2_CID_SHARPNESS,
+      V4L2_CTRL_TYPE_INTEGER, "Sharpness", 0, 95, 10, 50, 0);
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  g_assert_cmpint (g_ctrl (fd, V4L2_CID_BRIGHTNESS), ==, 128);
+  v = 300;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_BRIGHTNESS, &v), ==, 0);
+  g_assert_cmpint (v, ==, 255);
+  g_assert_true (fake_v4l2_device_get_control (dev, V4L2_CID_BRIGHTNESS, &v64));
+  g_assert_cmpint (v64, ==, 255);
+  v = -500;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_HUE, &v), ==, 0);
+  g_assert_cmpint (v, ==, -128);
+  g_assert_cmpuint (fake_v4l2_device_get_control_set_count (dev,
+          V4L2_CID_BRIGHTNESS), ==, 1);
+
+  /* half a step rounds up; the result is always min + k * step, so a
+   * maximum off that grid (95) is never reached: ROUND_TO_RANGE */
+  v = 14;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_SHARPNESS, &v), ==, 0);
+  g_assert_cmpint (v, ==, 10);
+  v = 15;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_SHARPNESS, &v), ==, 0);
+  g_assert_cmpint (v, ==, 20);
+  v = 1000;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_SHARPNESS, &v), ==, 0);
+  g_assert_cmpint (v, ==, 90);
+  v = -3;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_SHARPNESS, &v), ==, 0);
+  g_assert_cmpint (v, ==, 0);
+
+  v = 7;
+  g_assert_cmpint (s_ctrl (fd, FAKE_V4L2_CID_VIVID_BOOLEAN, &v), ==, 0);
+  g_assert_cmpint (v, ==, 1);
+
+  /* menus: out of range ERANGE, skipped EINVAL, nothing changes */
+  v = 0;
+  g_assert_cmpint (s_ctrl (fd, FAKE_V4L2_CID_VIVID_MENU, &v), ==, ERANGE);
+  v = 5;
+  g_assert_cmpint (s_ctrl (fd, FAKE_V4L2_CID_VIVID_MENU, &v), ==, ERANGE);
+  v = 2;
+  g_assert_cmpint (s_ctrl (fd, FAKE_V4L2_CID_VIVID_MENU, &v), ==, EINVAL);
+  g_assert_cmpint (g_ctrl (fd, FAKE_V4L2_CID_VIVID_MENU), ==, 3);
+  v = 4;
+  g_assert_cmpint (s_ctrl (fd, FAKE_V4L2_CID_VIVID_MENU, &v), ==, 0);
+  g_assert_cmpint (g_ctrl (fd, FAKE_V4L2_CID_VIVID_MENU), ==, 4);
+
+  /* read-only on set, write-only on get: EACCES */
+  v = 1;
+  g_assert_cmpint (s_ctrl (fd, FAKE_V4L2_CID_VIVID_RO_INTEGER, &v), ==, EACCES);
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_USER_CLASS, &v), ==, EACCES);
+  c.id = FAKE_V4L2_CID_VIVID_BUTTON;
+  assert_ioctl_fails (fd, VIDIOC_G_CTRL, &c, EACCES);
+  c.id = V4L2_CID_USER_CLASS;
+  assert_ioctl_fails (fd, VIDIOC_G_CTRL, &c, EACCES);
+  v = 1;
+  g_assert_cmpint (s_ctrl (fd, FAKE_V4L2_CID_VIVID_BUTTON, &v), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_control_set_count (dev,
+          FAKE_V4L2_CID_VIVID_BUTTON), ==, 1);
+
+  /* not reachable through the 32-bit API, or not there: EINVAL */
+  c.id = FAKE_V4L2_CID_VIVID_INTEGER64;
+  assert_ioctl_fails (fd, VIDIOC_G_CTRL, &c, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_S_CTRL, &c, EINVAL);
+  c.id = FAKE_V4L2_CID_VIVID_STRING;
+  assert_ioctl_fails (fd, VIDIOC_G_CTRL, &c, EINVAL);
+  c.id = V4L2_CID_GAMMA;
+  assert_ioctl_fails (fd, VIDIOC_G_CTRL, &c, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_S_CTRL, &c, EINVAL);
+
+  /* another application changes it (even a read-only one, as its driver
+   * does) */
+  g_assert_cmpint (fake_v4l2_device_set_control (dev,
+          FAKE_V4L2_CID_VIVID_RO_INTEGER, 77), ==, 0);
+  g_assert_cmpint (g_ctrl (fd, FAKE_V4L2_CID_VIVID_RO_INTEGER), ==, 77);
+  g_assert_cmpint (fake_v4l2_device_set_control (dev,
+          FAKE_V4L2_CID_VIVID_MENU, 2), ==, EINVAL);
+  g_assert_cmpint (fake_v4l2_device_set_control (dev, V4L2_CID_GAMMA, 1), ==,
+      EINVAL);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_CTRL),
+      >=, 15);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static int
+ext_ctrls (int fd, unsigned long req, guint32 which,
+    struct v4l2_ext_control *c, guint32 count, guint32 * error_idx)
+{
+  struct v4l2_ext_controls cs;
+  int ret;
+
+  memset (&cs, 0, sizeof (cs));
+  cs.which = which;
+  cs.count = count;
+  cs.controls = c;
+  cs.error_idx = 0xdead;
+  errno = 0;
+  ret = ioctl (fd, req, &cs);
+  *error_idx = cs.error_idx;
+  return ret == 0 ? 0 : errno;
+}
+
+/* G_EXT_CTRLS: values of each type, defaults, ENOSPC with the size
+ * needed, and the error_idx of each refusal (count when nothing was read
+ * because the array was refused as a whole). */
+static void
+test_ext_ctrls_get (void)
+{
+  FakeV4l2Device *dev = new_controls_capture ();
+  struct v4l2_ext_control c[3];
+  gchar buf[8];
+  guint32 idx;
+  gchar *str;
+  int fd = open_dev (CAP_PATH, O_RDWR);
+
+  g_assert_cmpint (fake_v4l2_device_set_string_control (dev,
+          FAKE_V4L2_CID_VIVID_STRING, "abcd"), ==, 0);
+  fake_v4l2_device_set_control (dev, FAKE_V4L2_CID_VIVID_INTEGER64,
+      G_GINT64_CONSTANT (1) << 40);
+  memset (c, 0, sizeof (c));
+  c[0].id = V4L2_CID_CONTRAST;
+  c[1].id = FAKE_V4L2_CID_VIVID_INTEGER64;
+  c[2].id = FAKE_V4L2_CID_VIVID_STRING;
+  c[2].size = sizeof (buf);
+  c[2].string = buf;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, V4L2_CTRL_WHICH_CUR_VAL,
+          c, 3, &idx), ==, 0);
+  g_assert_cmpint (c[0].value, ==, 128);
+  g_assert_cmpint (c[1].value64, ==, G_GINT64_CONSTANT (1) << 40);
+  g_assert_cmpstr (buf, ==, "abcd");
+
+  /* a buffer too small: ENOSPC, the size needed, error_idx at it */
+  c[2].size = 3;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, V4L2_CTRL_WHICH_CUR_VAL,
+          c, 3, &idx), ==, ENOSPC);
+  g_assert_cmpuint (c[2].size, ==, 5);
+  g_assert_cmpuint (idx, ==, 2);
+
+  /* the defaults: a string's is min (2) spaces */
+  c[2].size = sizeof (buf);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, V4L2_CTRL_WHICH_DEF_VAL,
+          c, 3, &idx), ==, 0);
+  g_assert_cmpint (c[1].value64, ==, 0);
+  g_assert_cmpstr (buf, ==, "  ");
+
+  /* the class named must be the controls' class */
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, V4L2_CTRL_CLASS_USER,
+          c, 3, &idx), ==, 0);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, V4L2_CTRL_CLASS_CODEC,
+          c, 3, &idx), ==, EINVAL);
+  g_assert_cmpuint (idx, ==, 3);
+  /* an unknown id, a write-only control: EINVAL, EACCES, error_idx count */
+  c[1].id = V4L2_CID_GAMMA;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, 0, c, 3, &idx), ==,
+      EINVAL);
+  g_assert_cmpuint (idx, ==, 3);
+  c[1].id = FAKE_V4L2_CID_VIVID_BUTTON;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, 0, c, 3, &idx), ==,
+      EACCES);
+  g_assert_cmpuint (idx, ==, 3);
+  /* no controls: only whether the class exists */
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, V4L2_CTRL_CLASS_USER,
+          NULL, 0, &idx), ==, 0);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_G_EXT_CTRLS, V4L2_CTRL_CLASS_CAMERA,
+          NULL, 0, &idx), ==, EINVAL);
+
+  str = fake_v4l2_device_get_string_control (dev, FAKE_V4L2_CID_VIVID_STRING);
+  g_assert_cmpstr (str, ==, "abcd");
+  g_free (str);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_G_EXT_CTRLS), ==, 9);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* S/TRY_EXT_CTRLS: all or nothing for invalid values (error_idx = count
+ * on S, the culprit on TRY), clamped values written back, strings checked
+ * for length, classes mixed only with which 0. */
+static void
+test_ext_ctrls_set (void)
+{
+  FakeV4l2Device *dev = new_controls_capture ();
+  struct v4l2_ext_control c[3];
+  gchar text[8];
+  guint32 idx;
+  gint64 v;
+  gchar *str;
+  int fd;
+
+  fake_v4l2_device_add_mpeg_controls (dev);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (c, 0, sizeof (c));
+  c[0].id = V4L2_CID_BRIGHTNESS;
+  c[0].value = 10;
+  c[1].id = FAKE_V4L2_CID_VIVID_MENU;
+  c[1].value = 7;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, 0, c, 2, &idx), ==,
+      ERANGE);
+  g_assert_cmpuint (idx, ==, 2);
+  fake_v4l2_device_get_control (dev, V4L2_CID_BRIGHTNESS, &v);
+  g_assert_cmpint (v, ==, 128);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_TRY_EXT_CTRLS, 0, c, 2, &idx), ==,
+      ERANGE);
+  g_assert_cmpuint (idx, ==, 1);
+  c[1].id = FAKE_V4L2_CID_VIVID_RO_INTEGER;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, 0, c, 2, &idx), ==,
+      EACCES);
+  g_assert_cmpuint (idx, ==, 2);
+  c[1].id = V4L2_CID_GAMMA;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, 0, c, 2, &idx), ==,
+      EINVAL);
+  g_assert_cmpuint (idx, ==, 2);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_TRY_EXT_CTRLS, 0, c, 2, &idx), ==,
+      EINVAL);
+  g_assert_cmpuint (idx, ==, 1);
+
+  /* TRY clamps in the caller's array and sets nothing */
+  c[0].value = 999;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_TRY_EXT_CTRLS, 0, c, 1, &idx), ==, 0);
+  g_assert_cmpint (c[0].value, ==, 255);
+  fake_v4l2_device_get_control (dev, V4L2_CID_BRIGHTNESS, &v);
+  g_assert_cmpint (v, ==, 128);
+
+  /* user and codec controls together: with which 0 only */
+  c[0].value = 999;
+  c[1].id = V4L2_CID_MPEG_VIDEO_BITRATE;
+  c[1].value = 4000000;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, V4L2_CTRL_CLASS_USER,
+          c, 2, &idx), ==, EINVAL);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, 0, c, 2, &idx), ==, 0);
+  g_assert_cmpint (c[0].value, ==, 255);
+  fake_v4l2_device_get_control (dev, V4L2_CID_MPEG_VIDEO_BITRATE, &v);
+  g_assert_cmpint (v, ==, 4000000);
+  g_assert_cmpuint (fake_v4l2_device_get_control_set_count (dev,
+          V4L2_CID_MPEG_VIDEO_BITRATE), ==, 1);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS,
+          V4L2_CTRL_WHICH_DEF_VAL, c, 2, &idx), ==, EINVAL);
+
+  /* strings: 2..4 characters */
+  c[0].id = FAKE_V4L2_CID_VIVID_INTEGER64;
+  c[0].value64 = -(G_GINT64_CONSTANT (1) << 50);
+  c[1].id = FAKE_V4L2_CID_VIVID_STRING;
+  c[1].string = text;
+  c[1].size = sizeof (text);
+  g_strlcpy (text, "xyz", sizeof (text));
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, 0, c, 2, &idx), ==, 0);
+  str = fake_v4l2_device_get_string_control (dev, FAKE_V4L2_CID_VIVID_STRING);
+  g_assert_cmpstr (str, ==, "xyz");
+  g_free (str);
+  fake_v4l2_device_get_control (dev, FAKE_V4L2_CID_VIVID_INTEGER64, &v);
+  g_assert_cmpint (v, ==, -(G_GINT64_CONSTANT (1) << 50));
+  g_strlcpy (text, "toolong", sizeof (text));
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, 0, c, 2, &idx), ==,
+      ERANGE);
+  g_assert_cmpuint (idx, ==, 1);
+  g_strlcpy (text, "x", sizeof (text));
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_TRY_EXT_CTRLS, 0, c, 2, &idx), ==,
+      ERANGE);
+  g_assert_cmpuint (idx, ==, 1);
+  c[1].size = 0;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, 0, c, 2, &idx), ==,
+      ERANGE);
+  str = fake_v4l2_device_get_string_control (dev, FAKE_V4L2_CID_VIVID_STRING);
+  g_assert_cmpstr (str, ==, "xyz");
+  g_free (str);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* cx18/ivtv hold the encoder controls from the first read() of a capture
+ * until it ends: QUERYCTRL shows GRABBED, setting them is EBUSY, trying
+ * and reading them still works; the aspect is not held. */
+static void
+test_ctrl_busy_while_streaming (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_MPEG, 16, 8);
+  struct v4l2_queryctrl qc;
+  struct v4l2_querymenu qm;
+  struct v4l2_ext_control c[2];
+  guint8 buf[64];
+  guint32 idx;
+  gint32 v;
+  int fd, fd2;
+
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
+  fake_v4l2_device_add_mpeg_controls (dev);
+  fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&qc, 0, sizeof (qc));
+  qc.id = V4L2_CID_CODEC_CLASS;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpstr ((gchar *) qc.name, ==, "Codec Controls");
+  qc.id = V4L2_CID_MPEG_STREAM_TYPE;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpstr ((gchar *) qc.name, ==, "Stream Type");
+  g_assert_cmpint (qc.maximum, ==, V4L2_MPEG_STREAM_TYPE_MPEG2_SVCD);
+  g_assert_false (qc.flags & V4L2_CTRL_FLAG_GRABBED);
+  memset (&qm, 0, sizeof (qm));
+  qm.id = V4L2_CID_MPEG_STREAM_TYPE;
+  qm.index = V4L2_MPEG_STREAM_TYPE_MPEG2_TS;
+  assert_ioctl_fails (fd, VIDIOC_QUERYMENU, &qm, EINVAL);
+  qm.id = V4L2_CID_MPEG_AUDIO_L2_BITRATE;
+  qm.index = V4L2_MPEG_AUDIO_L2_BITRATE_160K;
+  assert_ioctl_fails (fd, VIDIOC_QUERYMENU, &qm, EINVAL);
+  qm.index = V4L2_MPEG_AUDIO_L2_BITRATE_192K;
+  assert_ioctl_ok (fd, VIDIOC_QUERYMENU, &qm);
+  g_assert_cmpstr ((gchar *) qm.name, ==, "192 kbps");
+
+  v = V4L2_MPEG_STREAM_TYPE_MPEG2_DVD;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_MPEG_STREAM_TYPE, &v), ==, 0);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), >, 0);
+  g_assert_true (fake_v4l2_device_is_streaming (dev));
+  qc.id = V4L2_CID_MPEG_STREAM_TYPE;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_true (qc.flags & V4L2_CTRL_FLAG_GRABBED);
+  v = V4L2_MPEG_STREAM_TYPE_MPEG2_PS;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_MPEG_STREAM_TYPE, &v), ==, EBUSY);
+  g_assert_cmpint (g_ctrl (fd, V4L2_CID_MPEG_STREAM_TYPE), ==,
+      V4L2_MPEG_STREAM_TYPE_MPEG2_DVD);
+  v = V4L2_MPEG_VIDEO_ASPECT_16x9;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_MPEG_VIDEO_ASPECT, &v), ==, 0);
+
+  memset (c, 0, sizeof (c));
+  c[0].id = V4L2_CID_MPEG_VIDEO_ASPECT;
+  c[0].value = V4L2_MPEG_VIDEO_ASPECT_4x3;
+  c[1].id = V4L2_CID_MPEG_VIDEO_BITRATE;
+  c[1].value = 5000000;
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, V4L2_CTRL_CLASS_CODEC,
+          c, 2, &idx), ==, EBUSY);
+  g_assert_cmpuint (idx, ==, 2);
+  g_assert_cmpint (g_ctrl (fd, V4L2_CID_MPEG_VIDEO_ASPECT), ==,
+      V4L2_MPEG_VIDEO_ASPECT_16x9);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_TRY_EXT_CTRLS,
+          V4L2_CTRL_CLASS_CODEC, c, 2, &idx), ==, 0);
+
+  /* another fd coming and going does not end the capture */
+  fd2 = open_dev (CAP_PATH, O_RDWR);
+  close (fd2);
+  g_assert_true (fake_v4l2_device_is_streaming (dev));
+  close (fd);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+
+  fd = open_dev (CAP_PATH, O_RDWR);
+  qc.id = V4L2_CID_MPEG_STREAM_TYPE;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_false (qc.flags & V4L2_CTRL_FLAG_GRABBED);
+  g_assert_cmpint (ext_ctrls (fd, VIDIOC_S_EXT_CTRLS, V4L2_CTRL_CLASS_CODEC,
+          c, 2, &idx), ==, 0);
+  v = V4L2_MPEG_STREAM_TYPE_MPEG2_PS;
+  g_assert_cmpint (s_ctrl (fd, V4L2_CID_MPEG_STREAM_TYPE, &v), ==, 0);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static struct v4l2_tuner
+g_tuner (int fd, guint32 index)
+{
+  struct v4l2_tuner t;
+
+  memset (&t, 0, sizeof (t));
+  t.index = index;
+  assert_ioctl_ok (fd, VIDIOC_G_TUNER, &t);
+  return t;
+}
+
+static void
+s_freq (int fd, guint32 tuner, guint32 freq)
+{
+  struct v4l2_frequency f;
+
+  memset (&f, 0, sizeof (f));
+  f.tuner = tuner;
+  f.type = V4L2_TUNER_ANALOG_TV;
+  f.frequency = freq;
+  assert_ioctl_ok (fd, VIDIOC_S_FREQUENCY, &f);
+}
+
+/* vivid's TV tuner: a channel every 6 MHz from 49.25 MHz gives the full
+ * signal, 1 MHz beside it half, further away none; the frequency is
+ * clamped into the range; the audio mode is kept; 62.5 kHz units, or
+ * 62.5 Hz ones with CAP_LOW on the same grid. */
+static void
+test_tuner (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 16, 8);
+  struct v4l2_input in;
+  struct v4l2_frequency f;
+  struct v4l2_tuner t;
+  guint idx;
+  int fd;
+
+  fake_v4l2_device_add_input (dev, "S-Video", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_ALL, V4L2_STD_PAL);
+  idx = fake_v4l2_device_add_tuner_input (dev, "Television", V4L2_STD_ALL,
+      V4L2_STD_NTSC_M, V4L2_TUNER_CAP_NORM | V4L2_TUNER_CAP_STEREO,
+      44 * 16, 958 * 16);
+  g_assert_cmpuint (idx, ==, 1);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  memset (&in, 0, sizeof (in));
+  in.index = 1;
+  assert_ioctl_ok (fd, VIDIOC_ENUMINPUT, &in);
+  g_assert_cmpuint (in.type, ==, V4L2_INPUT_TYPE_TUNER);
+  g_assert_cmpuint (in.tuner, ==, 0);
+  g_assert_cmpstr ((gchar *) in.name, ==, "Television");
+
+  t = g_tuner (fd, 0);
+  g_assert_cmpuint (t.type, ==, V4L2_TUNER_ANALOG_TV);
+  g_assert_cmpuint (t.capability, ==, V4L2_TUNER_CAP_NORM |
+      V4L2_TUNER_CAP_STEREO | V4L2_TUNER_CAP_FREQ_BANDS);
+  g_assert_cmpuint (t.rangelow, ==, 704);
+  g_assert_cmpuint (t.rangehigh, ==, 15328);
+  g_assert_cmpuint (t.audmode, ==, V4L2_TUNER_MODE_STEREO);
+
+  /* 49.25 MHz: on a channel */
+  s_freq (fd, 0, 788);
+  t = g_tuner (fd, 0);
+  g_assert_cmpuint (t.signal, ==, 0xffff);
+  g_assert_cmpuint (t.rxsubchans, !=, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_signal (dev, 0), ==, 0xffff);
+  /* 50 MHz: beside it, grey */
+  s_freq (fd, 0, 800);
+  t = g_tuner (fd, 0);
+  g_assert_cmpuint (t.signal, ==, 0x8000);
+  g_assert_cmpuint (t.rxsubchans, ==, V4L2_TUNER_SUB_MONO);
+  /* 52 MHz: between channels, noise */
+  s_freq (fd, 0, 832);
+  t = g_tuner (fd, 0);
+  g_assert_cmpuint (t.signal, ==, 0);
+  g_assert_cmpuint (t.rxsubchans, ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_frequency (dev, 0), ==, 832);
+
+  /* clamped into the range */
+  s_freq (fd, 0, 1);
+  g_assert_cmpuint (fake_v4l2_device_get_frequency (dev, 0), ==, 704);
+  s_freq (fd, 0, 100000);
+  memset (&f, 0, sizeof (f));
+  assert_ioctl_ok (fd, VIDIOC_G_FREQUENCY, &f);
+  g_assert_cmpuint (f.frequency, ==, 15328);
+  g_assert_cmpuint (f.type, ==, V4L2_TUNER_ANALOG_TV);
+
+  /* a wrong type or tuner: EINVAL */
+  f.type = V4L2_TUNER_RADIO;
+  assert_ioctl_fails (fd, VIDIOC_S_FREQUENCY, &f, EINVAL);
+  f.type = V4L2_TUNER_ANALOG_TV;
+  f.tuner = 1;
+  assert_ioctl_fails (fd, VIDIOC_S_FREQUENCY, &f, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_G_FREQUENCY, &f, EINVAL);
+  memset (&t, 0, sizeof (t));
+  t.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_G_TUNER, &t, EINVAL);
+
+  /* the audio mode */
+  t.index = 0;
+  t.audmode = V4L2_TUNER_MODE_LANG1;
+  assert_ioctl_ok (fd, VIDIOC_S_TUNER, &t);
+  g_assert_cmpuint (fake_v4l2_device_get_audmode (dev, 0), ==,
+      V4L2_TUNER_MODE_LANG1);
+  t.audmode = V4L2_TUNER_MODE_LANG1_LANG2 + 1;
+  assert_ioctl_fails (fd, VIDIOC_S_TUNER, &t, EINVAL);
+  g_assert_cmpuint (g_tuner (fd, 0).audmode, ==, V4L2_TUNER_MODE_LANG1);
+
+  /* on the other input the tuner still answers for its index */
+  g_assert_cmpuint (fake_v4l2_device_get_input (dev), ==, 0);
+  memset (&f, 0, sizeof (f));
+  assert_ioctl_ok (fd, VIDIOC_G_FREQUENCY, &f);
+  g_assert_cmpuint (f.frequency, ==, 15328);
+  g_assert_cmpuint (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_G_TUNER),
+      ==, 6);
+  close (fd);
+  fake_v4l2_reset ();
+
+  /* CAP_LOW: 62.5 Hz units, same channels */
+  dev = new_small_capture (V4L2_PIX_FMT_GREY, 16, 8);
+  fake_v4l2_device_add_tuner_input (dev, "Television", 0, 0,
+      V4L2_TUNER_CAP_LOW, 44 * 16000, 958 * 16000);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  s_freq (fd, 0, 788000);
+  g_assert_cmpuint (g_tuner (fd, 0).signal, ==, 0xffff);
+  s_freq (fd, 0, 788000 + 16000);
+  g_assert_cmpuint (g_tuner (fd, 0).signal, ==, 0x8000);
+  s_freq (fd, 0, 832000);
+  g_assert_cmpuint (g_tuner (fd, 0).signal, ==, 0);
+  g_assert_cmpuint (g_tuner (fd, 0).audmode, ==, V4L2_TUNER_MODE_MONO);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2331,6 +3016,15 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/write/errors", test_write_errors);
   g_test_add_func ("/fakev4l2/threads", test_threads);
   g_test_add_func ("/fakev4l2/reset", test_reset);
+  g_test_add_func ("/fakev4l2/ctrl/none", test_ctrl_none);
+  g_test_add_func ("/fakev4l2/ctrl/query", test_ctrl_query);
+  g_test_add_func ("/fakev4l2/ctrl/querymenu", test_ctrl_querymenu);
+  g_test_add_func ("/fakev4l2/ctrl/g-s-ctrl", test_ctrl_g_s_ctrl);
+  g_test_add_func ("/fakev4l2/ctrl/ext-get", test_ext_ctrls_get);
+  g_test_add_func ("/fakev4l2/ctrl/ext-set", test_ext_ctrls_set);
+  g_test_add_func ("/fakev4l2/ctrl/busy-while-streaming",
+      test_ctrl_busy_while_streaming);
+  g_test_add_func ("/fakev4l2/tuner", test_tuner);
 
   return g_test_run ();
 }
