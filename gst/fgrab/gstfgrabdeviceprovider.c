@@ -53,6 +53,7 @@
 
 #include <glib-unix.h>
 
+#include "fgrabcontrols.h"
 #include "fgrabdevice.h"
 #include "gstfgrabdeviceprovider.h"
 #include "gstfgrabsink.h"
@@ -196,6 +197,30 @@ gst_fgrab_device_init (GstFgrabDevice * self)
 {
 }
 
+/* fgrab.controls: the names of the node's controls, as extra-controls
+ * takes them, for an application's settings UI. */
+static void
+add_controls (GstStructure * props, FgrabDevice * node)
+{
+  GPtrArray *controls = fgrab_device_list_controls (node);
+  GValue names = G_VALUE_INIT;
+  guint i;
+
+  if (controls == NULL)
+    return;
+  gst_value_array_init (&names, controls->len);
+  for (i = 0; i < controls->len; i++) {
+    const FgrabControl *control = g_ptr_array_index (controls, i);
+    GValue name = G_VALUE_INIT;
+
+    g_value_init (&name, G_TYPE_STRING);
+    g_value_set_string (&name, control->name);
+    gst_value_array_append_and_take_value (&names, &name);
+  }
+  gst_structure_take_value (props, "fgrab.controls", &names);
+  g_ptr_array_unref (controls);
+}
+
 /* A device for @node, open and probed, or NULL if its caps are empty (no
  * format the elements can describe). */
 static GstDevice *
@@ -231,6 +256,7 @@ device_from_node (FgrabDevice * node)
       "fgrab.device.capabilities", G_TYPE_UINT, node->vcap.capabilities,
       "fgrab.device.device_caps", G_TYPE_UINT, node->node_caps, NULL);
   g_free (bus_info);
+  add_controls (props, node);
 
   device = g_object_new (GST_TYPE_FGRAB_DEVICE,
       "display-name", card != NULL && card[0] != '\0' ? card : node->path,

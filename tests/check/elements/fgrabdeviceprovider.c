@@ -262,6 +262,37 @@ GST_START_TEST (test_lists_capture_and_output_nodes)
 
 GST_END_TEST;
 
+/* enough for a settings UI: the names extra-controls takes */
+GST_START_TEST (test_properties_name_the_controls)
+{
+  FakeV4l2Device *dev = new_node ("video0", FALSE, "Fake camera", 320, 240,
+      TRUE);
+  GstDeviceProvider *provider;
+  GstStructure *props;
+  const GValue *names;
+  GList *devices;
+
+  fake_v4l2_device_add_user_controls (dev);
+  plug ("video0");
+  provider = get_provider ();
+  devices = gst_device_provider_get_devices (provider);
+  fail_unless_equals_int (g_list_length (devices), 1);
+  props = gst_device_get_properties (devices->data);
+  names = gst_structure_get_value (props, "fgrab.controls");
+  fail_unless (names != NULL && GST_VALUE_HOLDS_ARRAY (names));
+  fail_unless_equals_int (gst_value_array_get_size (names), 14);
+  fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
+          (names, 0)), "brightness");
+  fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
+          (names, 13)), "read_only_integer_32_bits");
+
+  gst_structure_free (props);
+  g_list_free_full (devices, gst_object_unref);
+  gst_object_unref (provider);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_nodes_without_readwrite_are_not_listed)
 {
   GstDeviceProvider *provider;
@@ -513,6 +544,7 @@ fgrabdeviceprovider_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_lists_capture_and_output_nodes);
+  tcase_add_test (tc, test_properties_name_the_controls);
   tcase_add_test (tc, test_nodes_without_readwrite_are_not_listed);
   tcase_add_test (tc, test_create_element_gives_configured_element);
   tcase_add_test (tc, test_hotplug_seen_by_started_provider);

@@ -12,7 +12,7 @@
 # The colour balance properties set the picture controls at open; the
 # GstColorBalance interface lists vivid's channels with their ranges and
 # changes them while playing. fgrabsink sets v4l2loopback's keep_format,
-# sustain_framerate and timeout.
+# sustain_framerate and timeout. The device monitor names each node's controls.
 #@vivid: n_devs=1 node_types=0x101
 #@v4l2loopback: devices=1 video_nr=10 card_label=loop
 # shellcheck source=../lib.sh
@@ -146,5 +146,15 @@ expect_eq "probe exit" "$KT_RC" 0
 expect_eq "keep_format" "$(ctl start keep_format)" 1
 expect_eq "sustain_framerate" "$(ctl start sustain_framerate)" 1
 expect_eq "timeout" "$(ctl start timeout)" 2000
+
+section "the device monitor names the node's controls"
+KT_LOG=$KT_LOGS/device-monitor.log
+set +e
+timeout -k 5 60 gst-device-monitor-1.0 Video/Source >"$KT_LOG" 2>&1
+KT_RC=$?
+set -e
+expect_eq "gst-device-monitor-1.0 exit" "$KT_RC" 0
+expect_log "vivid's controls listed" "fgrab.controls = < \(string\)brightness, \(string\)contrast"
+expect_log "vivid's own controls listed" "test_pattern"
 
 kt_finish
