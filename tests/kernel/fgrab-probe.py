@@ -82,6 +82,32 @@ def prop_text(value):
     return str(value)
 
 
+def run_pipeline(pipeline, loop, state, on_timeout):
+    """Plays PIPELINE until LOOP quits; an error sets state["rc"] to 1, warnings
+    are printed, EOS ends it. Exits with state["rc"]."""
+    def on_message(_bus, msg):
+        if msg.type == Gst.MessageType.ERROR:
+            err, dbg = msg.parse_error()
+            print("error: %s (%s)" % (err.message, dbg), flush=True)
+            state["rc"] = 1
+            loop.quit()
+        elif msg.type == Gst.MessageType.WARNING:
+            err, dbg = msg.parse_warning()
+            print("warning: %s (%s)" % (err.message, dbg), flush=True)
+        elif msg.type == Gst.MessageType.EOS:
+            loop.quit()
+
+    bus = pipeline.get_bus()
+    bus.add_signal_watch()
+    bus.connect("message", on_message)
+    GLib.timeout_add_seconds(TIMEOUT_S, on_timeout)
+    pipeline.set_state(Gst.State.PLAYING)
+    loop.run()
+    pipeline.set_state(Gst.State.NULL)
+    sys.stdout.flush()
+    sys.exit(state["rc"])
+
+
 def cmd_props(device, caps, props):
     desc = "fgrabsrc name=src device=%s %s ! %s ! fakesink name=sink signal-handoffs=true" % (
         device, " ".join(props), caps)
@@ -118,18 +144,6 @@ def cmd_props(device, caps, props):
         if state["buffers"] == 2:
             GLib.idle_add(report)
 
-    def on_message(_bus, msg):
-        if msg.type == Gst.MessageType.ERROR:
-            err, dbg = msg.parse_error()
-            print("error: %s (%s)" % (err.message, dbg), flush=True)
-            state["rc"] = 1
-            loop.quit()
-        elif msg.type == Gst.MessageType.WARNING:
-            err, _dbg = msg.parse_warning()
-            print("warning: %s" % err.message, flush=True)
-        elif msg.type == Gst.MessageType.EOS:
-            loop.quit()
-
     def on_timeout():
         if not state["done"]:
             print("probe: no buffers within %d s" % TIMEOUT_S, flush=True)
@@ -138,15 +152,7 @@ def cmd_props(device, caps, props):
         return False
 
     sink.connect("handoff", on_handoff)
-    bus = pipeline.get_bus()
-    bus.add_signal_watch()
-    bus.connect("message", on_message)
-    GLib.timeout_add_seconds(TIMEOUT_S, on_timeout)
-    pipeline.set_state(Gst.State.PLAYING)
-    loop.run()
-    pipeline.set_state(Gst.State.NULL)
-    sys.stdout.flush()
-    sys.exit(state["rc"])
+    run_pipeline(pipeline, loop, state, on_timeout)
 
 
 def controls_snapshot(tag, element, device, names):
@@ -207,31 +213,13 @@ def cmd_controls(desc, device, names, live):
             GLib.idle_add(step)
         return Gst.PadProbeReturn.OK
 
-    def on_message(_bus, msg):
-        if msg.type == Gst.MessageType.ERROR:
-            err, dbg = msg.parse_error()
-            print("error: %s (%s)" % (err.message, dbg), flush=True)
-            state["rc"] = 1
-            loop.quit()
-        elif msg.type == Gst.MessageType.WARNING:
-            err, dbg = msg.parse_warning()
-            print("warning: %s (%s)" % (err.message, dbg), flush=True)
-
     def on_timeout():
         print("probe: buffers stopped at %d" % state["buffers"], flush=True)
         loop.quit()
         return False
 
     pad.add_probe(Gst.PadProbeType.BUFFER, on_buffer)
-    bus = pipeline.get_bus()
-    bus.add_signal_watch()
-    bus.connect("message", on_message)
-    GLib.timeout_add_seconds(TIMEOUT_S, on_timeout)
-    pipeline.set_state(Gst.State.PLAYING)
-    loop.run()
-    pipeline.set_state(Gst.State.NULL)
-    sys.stdout.flush()
-    sys.exit(state["rc"])
+    run_pipeline(pipeline, loop, state, on_timeout)
 
 
 def main():

@@ -112,18 +112,22 @@ require_element() {
 	return 0
 }
 
-# frames_written [LOG]: the count fgrabsink logs when it stops (-1 if absent;
-# needs GST_DEBUG=fgrabsink:4); LOG defaults to the last gst run's.
-frames_written() {
-	local line re='fgrabsink.* ([0-9]+) frames written'
+# log_match REGEX [LOG] [DEFAULT]: the first group of REGEX (bash ERE) in the
+# first line of LOG (default: the last run's) that matches it, else DEFAULT.
+log_match() {
+	local line
 	while IFS= read -r line; do
-		[[ $line =~ $re ]] && {
+		[[ $line =~ $1 ]] && {
 			echo "${BASH_REMATCH[1]}"
 			return 0
 		}
-	done <"${1:-$KT_LOG}"
-	echo -1
+	done <"${2:-$KT_LOG}"
+	echo "${3:-}"
 }
+
+# frames_written [LOG]: the count fgrabsink logs when it stops (-1 if absent;
+# needs GST_DEBUG=fgrabsink:4); LOG defaults to the last gst run's.
+frames_written() { log_match 'fgrabsink.* ([0-9]+) frames written' "${1:-$KT_LOG}" -1; }
 
 # stop_reader PID GRACE [SIGNAL]: lets a reader end by itself within GRACE
 # seconds, else sends SIGNAL (default INT: FFmpeg and gst-launch close their

@@ -38,32 +38,12 @@ controls() {
 }
 
 # ctl PHASE NAME: the value v4l2-ctl printed for NAME in PHASE ("" if absent)
-ctl() {
-	local line re="^$1\\.ctl: $2: (.*)$"
-	while IFS= read -r line; do
-		[[ $line =~ $re ]] && {
-			echo "${BASH_REMATCH[1]}"
-			return 0
-		}
-	done <"$KT_LOG"
-	echo ""
-}
-
+ctl() { log_match "^$1\\.ctl: $2: (.*)$"; }
+# prop PHASE: the extra-controls structure the element read back in PHASE
+prop() { log_match "^$1\\.prop=(.*)$"; }
 # expect_text DESC TEXT: the last probe's output has TEXT, as it is
 expect_text() {
 	if grep -Fq -- "$2" "$KT_LOG"; then pass "$1"; else fail "$1 (no '$2')"; fi
-}
-
-# prop PHASE: the extra-controls structure the element read back in PHASE
-prop() {
-	local line re="^$1\\.prop=(.*)$"
-	while IFS= read -r line; do
-		[[ $line =~ $re ]] && {
-			echo "${BASH_REMATCH[1]}"
-			return 0
-		}
-	done <"$KT_LOG"
-	echo ""
 }
 
 SRC="fgrabsrc name=el device=$CAP input=0"
