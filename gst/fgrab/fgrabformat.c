@@ -108,7 +108,8 @@ fgrab_format_from_structure (const GstStructure * s)
   if (gst_structure_has_name (s, "image/jpeg"))
     return fgrab_format_from_fourcc (V4L2_PIX_FMT_MJPEG);
 
-  if (gst_structure_has_name (s, "video/mpeg"))
+  if (gst_structure_has_name (s, "video/mpeg") ||
+      gst_structure_has_name (s, "video/mpegts"))
     return fgrab_format_from_fourcc (V4L2_PIX_FMT_MPEG);
 
   if (!gst_structure_has_name (s, "video/x-raw"))
@@ -141,11 +142,33 @@ fgrab_format_new_structure (const FgrabFormat * format)
     case FGRAB_FORMAT_KIND_FRAMED:
       return gst_structure_new_empty ("image/jpeg");
     case FGRAB_FORMAT_KIND_STREAM:
-      return gst_structure_new ("video/mpeg", "mpegversion", G_TYPE_INT, 2,
-          "systemstream", G_TYPE_BOOLEAN, TRUE, NULL);
+      return fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
   }
   g_assert_not_reached ();
   return NULL;
+}
+
+/* The DVD, VCD and SVCD types are program (system) streams with the
+ * constraints of those discs. */
+GstStructure *
+fgrab_format_new_stream_structure (gint stream_type)
+{
+  switch (stream_type) {
+    case V4L2_MPEG_STREAM_TYPE_MPEG2_PS:
+    case V4L2_MPEG_STREAM_TYPE_MPEG2_DVD:
+    case V4L2_MPEG_STREAM_TYPE_MPEG2_SVCD:
+      return gst_structure_new ("video/mpeg", "mpegversion", G_TYPE_INT, 2,
+          "systemstream", G_TYPE_BOOLEAN, TRUE, NULL);
+    case V4L2_MPEG_STREAM_TYPE_MPEG1_SS:
+    case V4L2_MPEG_STREAM_TYPE_MPEG1_VCD:
+      return gst_structure_new ("video/mpeg", "mpegversion", G_TYPE_INT, 1,
+          "systemstream", G_TYPE_BOOLEAN, TRUE, NULL);
+    case V4L2_MPEG_STREAM_TYPE_MPEG2_TS:
+      return gst_structure_new ("video/mpegts", "systemstream",
+          G_TYPE_BOOLEAN, TRUE, "packetsize", G_TYPE_INT, 188, NULL);
+    default:
+      return NULL;
+  }
 }
 
 GstCaps *
@@ -158,11 +181,18 @@ fgrab_format_get_all_caps (void)
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
     GstStructure *s = fgrab_format_new_structure (&formats[i]);
 
-    if (formats[i].kind != FGRAB_FORMAT_KIND_STREAM)
+    /* every stream type an encoder can be set to */
+    if (formats[i].kind == FGRAB_FORMAT_KIND_STREAM) {
+      caps = gst_caps_merge_structure (caps,
+          fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG1_SS));
+      caps = gst_caps_merge_structure (caps,
+          fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG2_TS));
+    } else {
       gst_structure_set (s,
           "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
           "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
           "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+    }
     caps = gst_caps_merge_structure (caps, s);
   }
   return gst_caps_simplify (caps);

@@ -32,7 +32,8 @@ G_BEGIN_DECLS
   FGRAB_FORMAT_KIND_RAW,
   /* Encoded frames of varying size (JPEG): one read() is one frame. */
   FGRAB_FORMAT_KIND_FRAMED,
-  /* A byte stream with no frame boundaries (MPEG program stream). */
+  /* A byte stream with no frame boundaries (an MPEG encoder's program or
+   * transport stream). */
   FGRAB_FORMAT_KIND_STREAM,
 } FgrabFormatKind;
 
@@ -46,8 +47,13 @@ typedef struct
 
 const FgrabFormat *fgrab_format_from_fourcc (guint32 fourcc);
 const FgrabFormat *fgrab_format_from_structure (const GstStructure * s);
-/* A new structure with the media type and format fields of @format only. */
+/* A new structure with the media type and format fields of @format only
+ * (a byte stream: an MPEG-2 program stream). */
 GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
+/* The caps of an encoder's byte stream of V4L2_CID_MPEG_STREAM_TYPE
+ * @stream_type: video/mpeg with systemstream (mpegversion 1 or 2) or
+ * video/mpegts with 188-byte packets.  NULL for a type without caps. */
+GstStructure *fgrab_format_new_stream_structure (gint stream_type);
 /* Every format in the table, with unrestricted size and rate. */
 GstCaps *fgrab_format_get_all_caps (void);
 

@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fgrabcontrols.h"
 #include "fgrabdevice-private.h"
 
 /* Largest size asked of a driver that does not enumerate sizes. */
@@ -48,6 +49,29 @@ typedef struct
   /* a field order that kept a size out of the caps (0: none) */
   guint32 skipped_field;
 } FgrabProbe;
+
+/* The byte stream of an encoder node: what its stream type control says
+ * (set by extra-controls before the caps are probed).  A node without one
+ * delivers a program stream, but for the HD PVR, whose stream is always a
+ * transport stream (H.264 and AAC). */
+static GstStructure *
+stream_structure (FgrabDevice * device)
+{
+  gint type = V4L2_MPEG_STREAM_TYPE_MPEG2_PS;
+  GstStructure *s;
+
+  if (!fgrab_device_get_control (device, V4L2_CID_MPEG_STREAM_TYPE, &type) &&
+      g_strcmp0 ((const gchar *) device->vcap.driver, "hdpvr") == 0)
+    type = V4L2_MPEG_STREAM_TYPE_MPEG2_TS;
+  s = fgrab_format_new_stream_structure (type);
+  if (s == NULL) {
+    GST_WARNING ("%s: stream type %d unknown, taken as a program stream",
+        device->path, type);
+    s = fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  }
+  GST_DEBUG ("%s: stream type %d: %" GST_PTR_FORMAT, device->path, type, s);
+  return s;
+}
 
 /* Adds interlace-mode, field-order and colorimetry of @pix to @s; a known
  * @other_order is offered after the order of @pix. */
@@ -532,8 +556,7 @@ probe_formats (FgrabProbe * probe, GError ** error)
 
     g_array_append_val (device->fourccs, desc.pixelformat);
     if (format->kind == FGRAB_FORMAT_KIND_STREAM) {
-      gst_caps_append_structure (probe->caps,
-          fgrab_format_new_structure (format));
+      gst_caps_append_structure (probe->caps, stream_structure (device));
       continue;
     }
     probe_sizes (probe, format);
@@ -586,29 +609,29 @@ fgrab_device_get_current_caps (FgrabDevice * device)
   if (device->fgrab_format == NULL)
     return NULL;
 
+  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
+    return gst_caps_new_full (stream_structure (device), NULL);
   s = fgrab_format_new_structure (device->fgrab_format);
-  if (device->fgrab_format->kind != FGRAB_FORMAT_KIND_STREAM) {
-    if (pix->width == 0 || pix->height == 0 || pix->width > G_MAXINT ||
-        pix->height > G_MAXINT) {
-      gst_structure_free (s);
-      return NULL;
-    }
-    gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
-        "height", G_TYPE_INT, (gint) pix->height, NULL);
-    /* One field at a time is never negotiated (read() cannot tell which
-     * field a buffer holds).  A driver that scales (vivid) keeps the size
-     * for whole frames; one that does not gives a field half the frame's
-     * lines, so frames of twice that height come next. */
-    if (pix->field == V4L2_FIELD_ALTERNATE && pix->height <= G_MAXINT / 2) {
-      frame = gst_structure_copy (s);
-      gst_structure_set (frame, "height", G_TYPE_INT, (gint) pix->height * 2,
-          NULL);
-    }
-    fgrab_device_get_parm_or_zero (device, &parm);
-    if (fract_is_valid (&parm.parm.capture.timeperframe))
-      gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
-          parm.parm.capture.timeperframe.denominator,
-          parm.parm.capture.timeperframe.numerator, NULL);
+  if (pix->width == 0 || pix->height == 0 || pix->width > G_MAXINT ||
+      pix->height > G_MAXINT) {
+    gst_structure_free (s);
+    return NULL;
   }
+  gst_structure_set (s, "width", G_TYPE_INT, (gint) pix->width,
+      "height", G_TYPE_INT, (gint) pix->height, NULL);
+  /* One field at a time is never negotiated (read() cannot tell which
+   * field a buffer holds).  A driver that scales (vivid) keeps the size
+   * for whole frames; one that does not gives a field half the frame's
+   * lines, so frames of twice that height come next. */
+  if (pix->field == V4L2_FIELD_ALTERNATE && pix->height <= G_MAXINT / 2) {
+    frame = gst_structure_copy (s);
+    gst_structure_set (frame, "height", G_TYPE_INT, (gint) pix->height * 2,
+        NULL);
+  }
+  fgrab_device_get_parm_or_zero (device, &parm);
+  if (fract_is_valid (&parm.parm.capture.timeperframe))
+    gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
+        parm.parm.capture.timeperframe.denominator,
+        parm.parm.capture.timeperframe.numerator, NULL);
   return gst_caps_new_full (s, frame, NULL);
 }

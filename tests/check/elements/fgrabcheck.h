@@ -55,6 +55,9 @@ FakeV4l2Device *fgrab_check_new_camera (const gchar * path);
 FakeV4l2Device *fgrab_check_new_output (const gchar * path);
 FakeV4l2Device *fgrab_check_new_tv_card (const gchar * path);
 FakeV4l2Device *fgrab_check_new_tv_output (const gchar * path);
+/* An MPEG encoder (ivtv-like): MPEG only, reads return at most @chunk
+ * bytes of its byte stream. */
+FakeV4l2Device *fgrab_check_new_mpeg_encoder (const gchar * path, gsize chunk);
 
 /* Number of fds this process has open. */
 guint fgrab_check_count_open_fds (void);

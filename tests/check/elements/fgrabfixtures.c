@@ -85,6 +85,21 @@ fgrab_check_new_tv_output (const gchar * path)
   return dev;
 }
 
+FakeV4l2Device *
+fgrab_check_new_mpeg_encoder (const gchar * path, gsize chunk)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (path, FALSE);
+
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 576);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 576,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
+  fake_v4l2_device_set_stream_chunk (dev, chunk);
+  return dev;
+}
+
 /* ---------------------------------------------------------------------- */
 /* fds */
 

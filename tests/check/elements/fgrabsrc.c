@@ -53,23 +53,6 @@ new_single_format_camera (guint32 fourcc, guint32 flags, guint width,
   return dev;
 }
 
-/* An MPEG encoder (ivtv-like) whose reads return at most @chunk bytes of
- * its program stream. */
-static FakeV4l2Device *
-new_mpeg_encoder (gsize chunk)
-{
-  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
-
-  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
-      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
-  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 576);
-  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 576,
-      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
-  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_STREAM);
-  fake_v4l2_device_set_stream_chunk (dev, chunk);
-  return dev;
-}
-
 static GstHarness *
 new_harness (const gchar * extra)
 {
@@ -1348,7 +1331,7 @@ GST_START_TEST (test_mpeg_byte_stream_in_chunks)
   guint64 k = 0;
   guint i;
 
-  new_mpeg_encoder (3000);
+  fgrab_check_new_mpeg_encoder (FAKE_PATH, 3000);
   /* a stream has no rate: without an end the source would queue chunks
    * in the harness as fast as it reads them */
   h = new_harness ("num-buffers=5");
@@ -1379,7 +1362,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_stream_without_sizeimage_reads_default_chunks)
 {
-  FakeV4l2Device *dev = new_mpeg_encoder (200 * 1024);
+  FakeV4l2Device *dev = fgrab_check_new_mpeg_encoder (FAKE_PATH, 200 * 1024);
   GstHarness *h;
   guint64 k = 0;
   guint i;
