@@ -37,8 +37,8 @@ G_BEGIN_DECLS
  * in MHz), FGRAB_DEVICE_ERROR_BUSY when another application holds it. */
     gboolean fgrab_device_set_frequency (FgrabDevice * device, guint64 hz,
     guint64 * actual_hz, GError ** error);
-/* The frequency of the current input's tuner in Hz; FALSE when the input
- * has no tuner or the driver does not say. */
+/* The frequency of the current input's tuner in Hz; FALSE (*@hz
+ * untouched) when the input has no tuner or the driver does not say. */
 gboolean fgrab_device_get_frequency (FgrabDevice * device, guint64 * hz);
 /* S_TUNER with @audmode (V4L2_TUNER_MODE_*) on the current input's tuner,
  * read back with G_TUNER.  Fails as fgrab_device_set_frequency does, and

@@ -191,28 +191,29 @@ void
 fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
 {
   FgrabDevice *device = fgrab_object_ref_device (obj);
-  guint64 frequency = 0;
-  gint audio_mode = -1;
+  guint64 frequency;
+  gint audio_mode, driver_mode = -1;
+
+  /* the settings, for what the driver does not say */
+  GST_OBJECT_LOCK (obj->element);
+  frequency = obj->frequency;
+  audio_mode = obj->audio_mode;
+  GST_OBJECT_UNLOCK (obj->element);
 
   switch (prop_id) {
     case FGRAB_PROP_FREQUENCY:
-      if (device == NULL || !fgrab_device_get_frequency (device, &frequency)) {
-        GST_OBJECT_LOCK (obj->element);
-        frequency = obj->frequency;
-        GST_OBJECT_UNLOCK (obj->element);
-      }
+      if (device)
+        fgrab_device_get_frequency (device, &frequency);
       g_value_set_uint64 (value, frequency);
       break;
     case FGRAB_PROP_AUDIO_MODE:
       if (device)
-        audio_mode = fgrab_device_get_audio_mode (device);
+        driver_mode = fgrab_device_get_audio_mode (device);
       /* a mode newer than the enum reads as the setting */
-      if (g_enum_get_value (g_type_class_peek (GST_TYPE_FGRAB_AUDIO_MODE),
-              audio_mode) == NULL || audio_mode < 0) {
-        GST_OBJECT_LOCK (obj->element);
-        audio_mode = obj->audio_mode;
-        GST_OBJECT_UNLOCK (obj->element);
-      }
+      if (driver_mode >= 0 &&
+          g_enum_get_value (g_type_class_peek (GST_TYPE_FGRAB_AUDIO_MODE),
+              driver_mode) != NULL)
+        audio_mode = driver_mode;
       g_value_set_enum (value, audio_mode);
       break;
     case FGRAB_PROP_SIGNAL:

@@ -294,22 +294,23 @@ def cmd_tuning(desc, device, live):
         phases[0] = (phases[0][0], state["buffers"] + 5)
         return False
 
+    def on_timeout():
+        print("probe: tuning stopped at buffer %d" % state["buffers"], flush=True)
+        loop.quit()
+        return False
+
     def on_buffer(_pad, info):
+        state["buffers"] += 1
+        due = phases and phases[0][1] == state["buffers"]
         buf = info.get_buffer()
         ok, mapped = buf.map(Gst.MapFlags.READ)
         if ok:
             state["frames"] = state["frames"][-1:] + [bytes(mapped.data)]
             buf.unmap(mapped)
-        state["buffers"] += 1
-        if phases and phases[0][1] == state["buffers"]:
+        if due:
             state["pair"] = list(state["frames"])
             GLib.idle_add(report)
         return Gst.PadProbeReturn.OK
-
-    def on_timeout():
-        print("probe: buffers stopped at %d" % state["buffers"], flush=True)
-        loop.quit()
-        return False
 
     element.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, on_buffer)
     run_pipeline(pipeline, loop, state, on_timeout)

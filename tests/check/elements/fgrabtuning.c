@@ -25,8 +25,6 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include <gst/check/gstcheck.h>
 
 #include "fakev4l2.h"
@@ -45,41 +43,51 @@
 #define TUNER_KHZ 0
 #define TUNER_LOW 1
 
+/* The test's card (made by the fixture) and, between play () and stop (),
+ * its fgrabsrc playing in a harness, with a bus of the test's own. */
+static FakeV4l2Device *card;
+static GstHarness *h;
+static GstBus *bus;
+static GstElement *src;
+
 /* A capture card: input 0 a camera, 1 a TV input with tuner 0, 2 a TV
  * input with tuner 1. */
-static FakeV4l2Device *
+static void
 new_tv_card (void)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
-
-  fake_v4l2_device_add_input (dev, "Camera 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
-  fake_v4l2_device_add_tuner_input (dev, "Television", V4L2_STD_ALL,
+  card = fgrab_check_new_camera (FAKE_PATH);
+  fake_v4l2_device_add_input (card, "Camera 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
+  fake_v4l2_device_add_tuner_input (card, "Television", V4L2_STD_ALL,
       V4L2_STD_NTSC_M, V4L2_TUNER_CAP_NORM | V4L2_TUNER_CAP_STEREO |
       V4L2_TUNER_CAP_LANG1 | V4L2_TUNER_CAP_LANG2, 44 * 16, 958 * 16);
-  fake_v4l2_device_add_tuner_input (dev, "Low tuner", V4L2_STD_ALL,
+  fake_v4l2_device_add_tuner_input (card, "Low tuner", V4L2_STD_ALL,
       V4L2_STD_PAL, V4L2_TUNER_CAP_LOW | V4L2_TUNER_CAP_NORM, 44 * 16000,
       958 * 16000);
-  return dev;
-}
-
-/* fgrabsrc on the card with @props, playing, one frame through; its bus
- * in *@bus and the element in *@src (a reference). */
-static GstHarness *
-play (const gchar * props, GstBus ** bus, GstElement ** src)
-{
-  gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " %s", props);
-  GstHarness *h = gst_harness_new_parse (desc);
-
-  g_free (desc);
-  *bus = fgrab_check_harness_bus (h);
-  *src = fgrab_check_harness_element (h, "fgrabsrc");
-  gst_harness_play (h);
-  gst_buffer_unref (gst_harness_pull (h));
-  return h;
 }
 
 static void
-stop (GstHarness * h, GstBus * bus, GstElement * src)
+pull_frame (void)
+{
+  gst_buffer_unref (gst_harness_pull (h));
+}
+
+/* fgrabsrc on the card with @props, playing, one frame through. */
+static void
+play (const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " %s", props);
+
+  h = gst_harness_new_parse (desc);
+  g_free (desc);
+  bus = fgrab_check_harness_bus (h);
+  src = fgrab_check_harness_element (h, "fgrabsrc");
+  gst_harness_play (h);
+  pull_frame ();
+}
+
+/* No warning came that the test did not take. */
+static void
+stop (void)
 {
   gchar *text;
 
@@ -90,8 +98,21 @@ stop (GstHarness * h, GstBus * bus, GstElement * src)
   gst_harness_teardown (h);
 }
 
+static void
+set_state (GstState state)
+{
+  gst_element_set_state (h->element, state);
+}
+
+/* The fake's frequency of @tuner, in its unit. */
+static guint
+tuned (guint tuner)
+{
+  return fake_v4l2_device_get_frequency (card, tuner);
+}
+
 static guint64
-get_frequency (GstElement * src)
+frequency (void)
 {
   guint64 hz = 0;
 
@@ -100,7 +121,7 @@ get_frequency (GstElement * src)
 }
 
 static gint
-get_int (GstElement * src, const gchar * name)
+get_int (const gchar * name)
 {
   gint value = -2;
 
@@ -108,186 +129,154 @@ get_int (GstElement * src, const gchar * name)
   return value;
 }
 
+static void
+set (const gchar * name, const gchar * value)
+{
+  gst_util_set_object_arg (G_OBJECT (src), name, value);
+}
+
 GST_START_TEST (test_frequency_set_at_open_in_the_tuners_unit)
 {
-  FakeV4l2Device *dev = new_tv_card ();
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
-  h = play ("input=1 norm=NTSC frequency=61250000", &bus, &src);
+  play ("input=1 norm=NTSC frequency=61250000");
   /* 61.25 MHz in 62.5 kHz units */
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ), 980);
-  fail_unless_equals_uint64 (get_frequency (src), CHANNEL_3_HZ);
-  stop (h, bus, src);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 980);
+  fail_unless_equals_uint64 (frequency (), CHANNEL_3_HZ);
+  stop ();
 
-  h = play ("input=2 frequency=61250000", &bus, &src);
-  /* the same in 62.5 Hz units */
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_LOW),
-      980000);
-  fail_unless_equals_uint64 (get_frequency (src), CHANNEL_3_HZ);
-  /* the other tuner was left alone */
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ), 980);
-  stop (h, bus, src);
+  play ("input=2 frequency=61250000");
+  /* the same in 62.5 Hz units; the other tuner left alone */
+  fail_unless_equals_int (tuned (TUNER_LOW), 980000);
+  fail_unless_equals_uint64 (frequency (), CHANNEL_3_HZ);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 980);
+  stop ();
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_frequency_reads_back_the_driver)
 {
-  FakeV4l2Device *dev = new_tv_card ();
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
-  /* unset: the driver's frequency is kept, and read back (44 MHz, where
-   * the fake's tuners start) */
-  h = play ("input=1", &bus, &src);
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ),
-      44 * 16);
-  fail_unless_equals_uint64 (get_frequency (src), 44000000);
+  /* unset: the driver's frequency is kept (44 MHz, where the fake's
+   * tuners start), and read back */
+  play ("input=1");
+  fail_unless_equals_int (tuned (TUNER_KHZ), 44 * 16);
+  fail_unless_equals_uint64 (frequency (), 44000000);
   /* another application tunes */
-  fake_v4l2_device_set_frequency (dev, TUNER_KHZ, 2804);
-  fail_unless_equals_uint64 (get_frequency (src), 175250000);
-  stop (h, bus, src);
+  fake_v4l2_device_set_frequency (card, TUNER_KHZ, 2804);
+  fail_unless_equals_uint64 (frequency (), 175250000);
+  stop ();
 
-  /* between two units: the nearest, 980.16 -> 980, and the driver's
-   * frequency is what reads back */
-  h = play ("input=1 frequency=61260000", &bus, &src);
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ), 980);
-  fail_unless_equals_uint64 (get_frequency (src), CHANNEL_3_HZ);
-  gst_element_set_state (h->element, GST_STATE_NULL);
+  /* between two units: the nearest (980.16 -> 980), and the driver's
+   * frequency reads back */
+  play ("input=1 frequency=61260000");
+  fail_unless_equals_int (tuned (TUNER_KHZ), 980);
+  fail_unless_equals_uint64 (frequency (), CHANNEL_3_HZ);
+  set_state (GST_STATE_NULL);
   /* closed: the setting */
-  fail_unless_equals_uint64 (get_frequency (src), 61260000);
-  stop (h, bus, src);
+  fail_unless_equals_uint64 (frequency (), 61260000);
+  stop ();
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_channel_changed_while_playing)
 {
-  FakeV4l2Device *dev = new_tv_card ();
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
-  h = play ("input=1 frequency=61250000", &bus, &src);
+  play ("input=1 frequency=61250000");
   g_object_set (src, "frequency", CHANNEL_4_HZ, NULL);
   /* at once, not at the next start */
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ),
-      1076);
-  fail_unless_equals_uint64 (get_frequency (src), CHANNEL_4_HZ);
-  fail_unless_equals_int (get_int (src, "signal"), 65535);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 1076);
+  fail_unless_equals_uint64 (frequency (), CHANNEL_4_HZ);
+  fail_unless_equals_int (get_int ("signal"), 65535);
   /* frames go on */
-  gst_buffer_unref (gst_harness_pull (h));
-  gst_buffer_unref (gst_harness_pull (h));
-  stop (h, bus, src);
+  pull_frame ();
+  pull_frame ();
+  stop ();
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_signal_on_and_off_channel)
 {
-  FakeV4l2Device *dev = new_tv_card ();
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
-  h = play ("input=1 frequency=61250000", &bus, &src);
-  fail_unless_equals_int (get_int (src, "signal"), 65535);
-  fail_unless_equals_int (get_int (src, "signal"),
-      fake_v4l2_device_get_signal (dev, TUNER_KHZ));
+  play ("input=1 frequency=61250000");
+  fail_unless_equals_int (get_int ("signal"), 65535);
+  fail_unless_equals_int (get_int ("signal"),
+      fake_v4l2_device_get_signal (card, TUNER_KHZ));
   /* half a MHz beside the channel: grey, half the signal */
   g_object_set (src, "frequency", GREY_HZ, NULL);
-  fail_unless_equals_int (get_int (src, "signal"), 0x8000);
+  fail_unless_equals_int (get_int ("signal"), 0x8000);
   /* between channels: noise */
   g_object_set (src, "frequency", NOISE_HZ, NULL);
-  fail_unless_equals_int (get_int (src, "signal"), 0);
+  fail_unless_equals_int (get_int ("signal"), 0);
   g_object_set (src, "frequency", CHANNEL_4_HZ, NULL);
-  fail_unless_equals_int (get_int (src, "signal"), 65535);
-  gst_element_set_state (h->element, GST_STATE_NULL);
+  fail_unless_equals_int (get_int ("signal"), 65535);
+  set_state (GST_STATE_NULL);
   /* closed: none */
-  fail_unless_equals_int (get_int (src, "signal"), 0);
-  stop (h, bus, src);
+  fail_unless_equals_int (get_int ("signal"), 0);
+  stop ();
 
   /* the LOW tuner's units tune the same grid */
-  h = play ("input=2 frequency=61750000", &bus, &src);
-  fail_unless_equals_int (get_int (src, "signal"), 0x8000);
-  stop (h, bus, src);
+  play ("input=2 frequency=61750000");
+  fail_unless_equals_int (get_int ("signal"), 0x8000);
+  stop ();
 
   /* an input without a tuner has no signal, though the card's tuner has */
-  h = play ("input=0", &bus, &src);
-  fail_unless_equals_int (get_int (src, "signal"), 0);
-  stop (h, bus, src);
+  play ("input=0");
+  fail_unless_equals_int (get_int ("signal"), 0);
+  stop ();
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_audio_mode_set_and_read_back)
 {
-  FakeV4l2Device *dev = new_tv_card ();
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
   /* keep: the driver's (stereo, for a tuner that can) */
-  h = play ("input=1", &bus, &src);
-  fail_unless_equals_int (fake_v4l2_device_get_audmode (dev, TUNER_KHZ),
+  play ("input=1");
+  fail_unless_equals_int (fake_v4l2_device_get_audmode (card, TUNER_KHZ),
       V4L2_TUNER_MODE_STEREO);
-  fail_unless_equals_int (get_int (src, "audio-mode"), V4L2_TUNER_MODE_STEREO);
-  stop (h, bus, src);
+  fail_unless_equals_int (get_int ("audio-mode"), V4L2_TUNER_MODE_STEREO);
+  stop ();
 
-  h = play ("input=1 audio-mode=lang1", &bus, &src);
-  fail_unless_equals_int (fake_v4l2_device_get_audmode (dev, TUNER_KHZ),
+  play ("input=1 audio-mode=lang1");
+  fail_unless_equals_int (fake_v4l2_device_get_audmode (card, TUNER_KHZ),
       V4L2_TUNER_MODE_LANG1);
-  fail_unless_equals_int (get_int (src, "audio-mode"), V4L2_TUNER_MODE_LANG1);
+  fail_unless_equals_int (get_int ("audio-mode"), V4L2_TUNER_MODE_LANG1);
   /* while playing: at once */
-  gst_util_set_object_arg (G_OBJECT (src), "audio-mode", "lang2");
-  fail_unless_equals_int (fake_v4l2_device_get_audmode (dev, TUNER_KHZ),
+  set ("audio-mode", "lang2");
+  fail_unless_equals_int (fake_v4l2_device_get_audmode (card, TUNER_KHZ),
       V4L2_TUNER_MODE_SAP);
-  gst_util_set_object_arg (G_OBJECT (src), "audio-mode", "lang1-lang2");
-  fail_unless_equals_int (fake_v4l2_device_get_audmode (dev, TUNER_KHZ),
-      V4L2_TUNER_MODE_LANG1_LANG2);
-  fail_unless_equals_int (get_int (src, "audio-mode"),
-      V4L2_TUNER_MODE_LANG1_LANG2);
-  gst_util_set_object_arg (G_OBJECT (src), "audio-mode", "mono");
-  fail_unless_equals_int (fake_v4l2_device_get_audmode (dev, TUNER_KHZ),
+  set ("audio-mode", "lang1-lang2");
+  fail_unless_equals_int (get_int ("audio-mode"), V4L2_TUNER_MODE_LANG1_LANG2);
+  set ("audio-mode", "mono");
+  fail_unless_equals_int (fake_v4l2_device_get_audmode (card, TUNER_KHZ),
       V4L2_TUNER_MODE_MONO);
-  gst_element_set_state (h->element, GST_STATE_NULL);
+  set_state (GST_STATE_NULL);
   /* closed: the setting; keep reads as keep */
-  fail_unless_equals_int (get_int (src, "audio-mode"), V4L2_TUNER_MODE_MONO);
-  gst_util_set_object_arg (G_OBJECT (src), "audio-mode", "keep");
-  fail_unless_equals_int (get_int (src, "audio-mode"), -1);
-  stop (h, bus, src);
+  fail_unless_equals_int (get_int ("audio-mode"), V4L2_TUNER_MODE_MONO);
+  set ("audio-mode", "keep");
+  fail_unless_equals_int (get_int ("audio-mode"), -1);
+  stop ();
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_new_input_in_ready_gets_the_frequency)
 {
-  FakeV4l2Device *dev = new_tv_card ();
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
-  h = play ("input=1 frequency=61250000", &bus, &src);
-  gst_element_set_state (h->element, GST_STATE_READY);
+  play ("input=1 frequency=61250000");
+  set_state (GST_STATE_READY);
   g_object_set (src, "input", 2, "frequency", CHANNEL_4_HZ, NULL);
   /* the new input is selected at the next start: its tuner is tuned then,
    * and the old one is left as it was */
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ), 980);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 980);
   gst_harness_play (h);
-  gst_buffer_unref (gst_harness_pull (h));
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_LOW),
-      1076000);
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ), 980);
-  fail_unless_equals_uint64 (get_frequency (src), CHANNEL_4_HZ);
-  stop (h, bus, src);
+  pull_frame ();
+  fail_unless_equals_int (tuned (TUNER_LOW), 1076000);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 980);
+  fail_unless_equals_uint64 (frequency (), CHANNEL_4_HZ);
+  stop ();
 }
 
 GST_END_TEST;
 
-/* The error opening the card with @props (name/value pairs). */
+/* The error opening the card with @props (name/value pairs); g_free() it. */
 static gchar *
 open_error (const gchar * const *props)
 {
@@ -299,27 +288,26 @@ open_error (const gchar * const *props)
 
 GST_START_TEST (test_frequency_without_a_tuner_is_an_error)
 {
-  FakeV4l2Device *dev = new_tv_card ();
   const gchar *props[] = { "input", "0", "frequency", "61250000", NULL };
   gchar *text;
 
   text = open_error (props);
-  fgrab_check_assert_text_has (text, "Input 0 ('Camera 0') of device '"
-      FAKE_PATH "' has no tuner, so 'frequency' cannot be set",
+  fgrab_check_assert_text_has (text,
+      "Input 0 ('Camera 0') of device '" FAKE_PATH
+      "' has no tuner, so 'frequency' cannot be set",
       "The inputs with a tuner are: 1 'Television', 2 'Low tuner'; select "
       "one with the 'input' property, or leave 'frequency' unset", NULL);
   g_free (text);
   /* nothing was tuned */
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ),
-      44 * 16);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 44 * 16);
 
   /* a camera without inputs of its own */
   fake_v4l2_reset ();
   fgrab_check_new_camera (FAKE_PATH);
   text = open_error (props + 2);
-  fgrab_check_assert_text_has (text, "Input 0 ('Camera') of device '"
-      FAKE_PATH "' has no tuner, and no input of the device has one, so "
-      "'frequency' cannot be set. Leave 'frequency' unset.", NULL);
+  fgrab_check_assert_text_has (text, "Input 0 ('Camera') of device '" FAKE_PATH
+      "' has no tuner, and no input of the device has one, so 'frequency' "
+      "cannot be set. Leave 'frequency' unset.", NULL);
   g_free (text);
 }
 
@@ -327,70 +315,58 @@ GST_END_TEST;
 
 GST_START_TEST (test_frequency_out_of_range_is_an_error)
 {
-  FakeV4l2Device *dev = new_tv_card ();
   const gchar *above[] = { "input", "1", "frequency", "1000000000", NULL };
   const gchar *below[] = { "input", "2", "frequency", "43999000", NULL };
   gchar *text;
 
   /* the driver would clamp it to 958 MHz: another channel than asked */
   text = open_error (above);
-  fgrab_check_assert_text_has (text, "The frequency 1000 MHz is outside the "
-      "range of the tuner of input 1 ('Television') of device '" FAKE_PATH
-      "': 44 to 958 MHz. Set 'frequency' (in Hz) within it.", NULL);
+  fgrab_check_assert_text_has (text,
+      "The frequency 1000 MHz is outside the range of "
+      "the tuner of input 1 ('Television') of device '" FAKE_PATH "': 44 to "
+      "958 MHz. Set 'frequency' (in Hz) within it.", NULL);
   g_free (text);
   text = open_error (below);
   fgrab_check_assert_text_has (text, "The frequency 43.999 MHz is outside",
       "input 2 ('Low tuner')", "44 to 958 MHz", NULL);
   g_free (text);
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ),
-      44 * 16);
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_LOW),
-      44 * 16000);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 44 * 16);
+  fail_unless_equals_int (tuned (TUNER_LOW), 44 * 16000);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_refusals_while_playing_are_warnings)
 {
-  FakeV4l2Device *dev = new_tv_card ();
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
-  h = play ("input=1 frequency=61250000", &bus, &src);
+  play ("input=1 frequency=61250000");
   g_object_set (src, "frequency", G_GUINT64_CONSTANT (2000000000), NULL);
   fgrab_check_assert_message (bus, GST_MESSAGE_WARNING,
       "The frequency 2000 MHz is outside the range", "44 to 958 MHz", NULL);
   /* still on the channel, frames go on */
-  fail_unless_equals_int (fake_v4l2_device_get_frequency (dev, TUNER_KHZ), 980);
-  gst_buffer_unref (gst_harness_pull (h));
-  stop (h, bus, src);
+  fail_unless_equals_int (tuned (TUNER_KHZ), 980);
+  pull_frame ();
+  stop ();
 
-  h = play ("input=0", &bus, &src);
+  play ("input=0");
   g_object_set (src, "frequency", CHANNEL_3_HZ, NULL);
   fgrab_check_assert_message (bus, GST_MESSAGE_WARNING,
       "Input 0 ('Camera 0')", "has no tuner", NULL);
-  gst_buffer_unref (gst_harness_pull (h));
-  stop (h, bus, src);
+  pull_frame ();
+  stop ();
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_audio_mode_without_a_tuner_is_a_warning)
 {
-  GstElement *src;
-  GstHarness *h;
-  GstBus *bus;
-
-  new_tv_card ();
   /* the picture does not depend on it: the capture goes on */
-  h = play ("input=0 audio-mode=stereo", &bus, &src);
+  play ("input=0 audio-mode=stereo");
   fgrab_check_assert_message (bus, GST_MESSAGE_WARNING,
       "Input 0 ('Camera 0') of device '" FAKE_PATH "' has no tuner, so "
       "'audio-mode' cannot be set", "1 'Television'", NULL);
   /* no driver's mode to read: the setting */
-  fail_unless_equals_int (get_int (src, "audio-mode"), V4L2_TUNER_MODE_STEREO);
-  stop (h, bus, src);
+  fail_unless_equals_int (get_int ("audio-mode"), V4L2_TUNER_MODE_STEREO);
+  stop ();
 }
 
 GST_END_TEST;
@@ -398,8 +374,8 @@ GST_END_TEST;
 GST_START_TEST (test_only_the_source_tunes)
 {
   GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
-  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
 
+  src = gst_element_factory_make ("fgrabsrc", NULL);
   fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (sink),
           "frequency") == NULL);
   fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (sink),
@@ -407,9 +383,9 @@ GST_START_TEST (test_only_the_source_tunes)
   fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (src),
           "signal") != NULL);
   /* defaults: the driver's */
-  fail_unless_equals_uint64 (get_frequency (src), 0);
-  fail_unless_equals_int (get_int (src, "audio-mode"), -1);
-  fail_unless_equals_int (get_int (src, "signal"), 0);
+  fail_unless_equals_uint64 (frequency (), 0);
+  fail_unless_equals_int (get_int ("audio-mode"), -1);
+  fail_unless_equals_int (get_int ("signal"), 0);
   gst_object_unref (sink);
   gst_object_unref (src);
 }
@@ -423,7 +399,7 @@ fgrabtuning_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
+  tcase_add_checked_fixture (tc, new_tv_card, fake_v4l2_reset);
   tcase_add_test (tc, test_frequency_set_at_open_in_the_tuners_unit);
   tcase_add_test (tc, test_frequency_reads_back_the_driver);
   tcase_add_test (tc, test_channel_changed_while_playing);
