@@ -58,6 +58,9 @@ EXAMPLES = {
         ("fgrabsrc readbuffers=4 capturemode=high-quality num-buffers=1 ! "
          "videoconvert ! pngenc ! filesink location=still.png",
          "One still in the driver's high quality mode."),
+        ("fgrabsrc input=1 norm=NTSC frequency=61250000 audio-mode=stereo ! "
+         "videoconvert ! autovideosink",
+         "Watch channel 3 (61.25 MHz) of a TV card's tuner input."),
     ],
     "fgrabsink": [
         ("videotestsrc ! video/x-raw,format=YUY2,width=640,height=480,"

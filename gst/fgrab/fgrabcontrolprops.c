@@ -87,7 +87,7 @@ static const struct
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (balance_props) ==
-    FGRAB_PROP_LAST - FGRAB_PROP_BRIGHTNESS);
+    FGRAB_PROP_HUE + 1 - FGRAB_PROP_BRIGHTNESS);
 G_STATIC_ASSERT (G_N_ELEMENTS (balance_props) ==
     G_N_ELEMENTS (((FgrabObject *) NULL)->balance));
 

@@ -28,6 +28,7 @@
 #include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
+#include "fgrabtuning.h"
 #include "gstfgrabsink.h"
 #include "gstfgrabsrc.h"
 
@@ -153,6 +154,7 @@ fgrab_object_init (FgrabObject * obj, GstElement * element,
   obj->device_path = g_strdup (default_device);
   obj->route = -1;
   obj->actual_route = -1;
+  obj->audio_mode = GST_FGRAB_AUDIO_MODE_KEEP;
 }
 
 void
@@ -274,6 +276,7 @@ install_properties (GObjectClass * gobject_class, gboolean is_output,
           0, ready));
 
   fgrab_control_props_install (gobject_class, is_output);
+  fgrab_tuning_install (gobject_class, is_output);
 
   gst_type_mark_as_plugin_api (is_output ? GST_TYPE_FGRAB_OUTPUT_MODE :
       GST_TYPE_FGRAB_CAPTURE_MODE, 0);
@@ -287,8 +290,13 @@ fgrab_object_set_property (GObject * object, guint prop_id,
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
 
   /* sets the controls while open: outside the object lock */
-  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_LAST) {
+  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_FREQUENCY) {
     fgrab_control_props_set (obj, prop_id, value);
+    return;
+  }
+  /* tunes while open: outside the object lock too */
+  if (prop_id >= FGRAB_PROP_FREQUENCY && prop_id < FGRAB_PROP_LAST) {
+    fgrab_tuning_set (obj, prop_id, value);
     return;
   }
 
@@ -338,8 +346,12 @@ fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
   gboolean driver;
 
-  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_LAST) {
+  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_FREQUENCY) {
     fgrab_control_props_get (obj, prop_id, value);
+    return;
+  }
+  if (prop_id >= FGRAB_PROP_FREQUENCY && prop_id < FGRAB_PROP_LAST) {
+    fgrab_tuning_get (obj, prop_id, value);
     return;
   }
 
@@ -461,6 +473,10 @@ fgrab_object_open (FgrabObject * obj)
     return FALSE;
   }
   fgrab_control_props_apply (obj, device);
+  if (!fgrab_tuning_apply (obj, device)) {
+    fgrab_device_unref (device);
+    return FALSE;
+  }
   obj->io_started = FALSE;
   obj->params_warned = FALSE;
   replace_device (obj, device);
@@ -523,7 +539,9 @@ fgrab_object_start (FgrabObject * obj)
   GST_OBJECT_LOCK (obj->element);
   pending = obj->selection_pending;
   GST_OBJECT_UNLOCK (obj->element);
-  return !pending || select_route_and_norm (obj, obj->device);
+  /* a new input has a tuner of its own to tune */
+  return !pending || (select_route_and_norm (obj, obj->device) &&
+      fgrab_tuning_apply (obj, obj->device));
 }
 
 void

@@ -58,6 +58,10 @@ G_BEGIN_DECLS
   FGRAB_PROP_CONTRAST,
   FGRAB_PROP_SATURATION,
   FGRAB_PROP_HUE,
+  /* fgrabtuning.c's, only on a capture element */
+  FGRAB_PROP_FREQUENCY,
+  FGRAB_PROP_AUDIO_MODE,
+  FGRAB_PROP_SIGNAL,
   FGRAB_PROP_LAST
 };
 
@@ -93,6 +97,10 @@ typedef struct
   /* GstColorBalanceChannel of the open node, built when first asked
    * (fgrabcolorbalance.c) */
   GList *balance_channels;
+  /* frequency in Hz (0: keep the driver's) and audio-mode (a
+   * GstFgrabAudioMode, -1: keep), fgrabtuning.c */
+  guint64 frequency;
+  gint audio_mode;
 
   /* The device, NULL in NULL: set and cleared under the object lock. */
   FgrabDevice *device;

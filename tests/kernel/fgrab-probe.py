@@ -25,6 +25,16 @@
       Warnings are printed as "warning: ..." lines. Exit 0 when it got
       that far, 1 on a pipeline error, 2 when buffers stop.
 
+  fgrab-probe.py tuning PIPELINE DEVICE [LIVE]
+      Runs PIPELINE (its fgrabsrc named "el"). At the third buffer it prints the
+      element's frequency, signal and audio-mode ("start.frequency=..."), how many
+      per cent of the bytes of the last two frames differ ("start.frame-diff=N": 0
+      for vivid's still pattern on a channel, most for its noise off one) and
+      "v4l2-ctl -d DEVICE -F" and "--get-tuner" from a second handle
+      ("start.ctl: ..." lines). With LIVE ("PROP=VALUE,...") it then sets those
+      properties while playing and, five buffers later, prints the same as
+      "live.". Exit codes as for controls.
+
 Needs Debian's /usr/bin/python3 with python3-gi and gir1.2-gstreamer-1.0.
 """
 import re
@@ -231,8 +241,79 @@ def main():
     elif len(sys.argv) in (5, 6) and sys.argv[1] == "controls":
         cmd_controls(sys.argv[2], sys.argv[3], sys.argv[4],
                      sys.argv[5] if len(sys.argv) == 6 else None)
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "tuning":
+        cmd_tuning(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:
         fail(__doc__)
+
+
+
+def differing_percent(frames):
+    """Per cent of the bytes (every 16th byte compared) that differ between
+    the two frames of FRAMES; -1 without two frames of one size."""
+    if len(frames) < 2 or len(frames[0]) != len(frames[1]):
+        return -1
+    older, newer = frames[0][::16], frames[1][::16]
+    differ = sum(1 for a, b in zip(older, newer) if a != b)
+    return 100 * differ // max(len(older), 1)
+
+
+def tuning_report(tag, element, device, frames):
+    for name in ("frequency", "signal", "audio-mode"):
+        print("%s.%s=%s" % (tag, name, prop_text(element.get_property(name))),
+              flush=True)
+    print("%s.frame-diff=%d" % (tag, differing_percent(frames)), flush=True)
+    for query in ("-F", "--get-tuner"):
+        out = subprocess.run(["v4l2-ctl", "-d", device, query],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True, check=False)
+        for line in out.stdout.splitlines():
+            print("%s.ctl: %s" % (tag, line.strip()), flush=True)
+
+
+def cmd_tuning(desc, device, live):
+    print("pipeline: " + desc, flush=True)
+    pipeline = Gst.parse_launch(desc)
+    element = pipeline.get_by_name("el")
+    loop = GLib.MainLoop()
+    # the phases still to report, and the buffer count each is due at
+    phases = [("start", 3)] + [("live", None)] * len(live)
+    state = {"buffers": 0, "rc": 2, "frames": [], "pair": []}
+
+    def report():
+        tag = phases.pop(0)[0]
+        tuning_report(tag, element, device, state["pair"])
+        if not phases:
+            state["rc"] = 0
+            loop.quit()
+            return False
+        print("set: " + live[0], flush=True)
+        for setting in live[0].split(","):
+            name, value = setting.split("=", 1)
+            Gst.util_set_object_arg(element, name, value)
+        phases[0] = (phases[0][0], state["buffers"] + 5)
+        return False
+
+    def on_timeout():
+        print("probe: tuning stopped at buffer %d" % state["buffers"], flush=True)
+        loop.quit()
+        return False
+
+    def on_buffer(_pad, info):
+        state["buffers"] += 1
+        due = phases and phases[0][1] == state["buffers"]
+        buf = info.get_buffer()
+        ok, mapped = buf.map(Gst.MapFlags.READ)
+        if ok:
+            state["frames"] = state["frames"][-1:] + [bytes(mapped.data)]
+            buf.unmap(mapped)
+        if due:
+            state["pair"] = list(state["frames"])
+            GLib.idle_add(report)
+        return Gst.PadProbeReturn.OK
+
+    element.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, on_buffer)
+    run_pipeline(pipeline, loop, state, on_timeout)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,226 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* The element layer's tuning: fgrabsrc's frequency, audio-mode and signal
+ * properties, set on the tuner of the input at open and whenever they
+ * change while open (a channel change while playing). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "fgrabtuner.h"
+#include "fgrabtuning.h"
+
+/**
+ * GstFgrabSrc:frequency:
+ *
+ * The frequency in Hz to tune the tuner of the input to (VIDIOC_S_FREQUENCY,
+ * converted into the tuner's unit of 62.5 kHz, or 62.5 Hz for a tuner with
+ * V4L2_TUNER_CAP_LOW); 0 leaves the driver's frequency.  For example, US
+ * broadcast channel 3 of a TV card's tuner input:
+ * `gst-launch-1.0 fgrabsrc input=1 norm=NTSC frequency=61250000 ! ...`
+ *
+ * It is set when the device opens (NULL to READY), after the input and
+ * norm, and at once when the property changes while the device is open: a
+ * channel change while playing.  An input without a tuner, or a frequency
+ * outside the tuner's range, is an error at open (the error names the
+ * inputs with a tuner, or gives the range in MHz) and a warning when set
+ * while playing.  While the device is open the property reads back the
+ * driver's frequency (`v4l2-ctl -F`).
+ *
+ * GstFgrabSrc:audio-mode:
+ *
+ * The audio mode of the tuner (VIDIOC_S_TUNER audmode): mono, stereo,
+ * lang1 (the main language), lang2 (the second language; on NTSC-M the SAP
+ * channel, V4L2_TUNER_MODE_SAP), lang1-lang2 (lang1 left, lang2 right);
+ * keep leaves the driver's mode.  Set at open after the frequency and at
+ * once while playing; a mode the tuner refuses or does not keep, or an
+ * input without a tuner, is a warning that lists the modes its
+ * capabilities give.  While the device is open it reads back the
+ * driver's mode (`v4l2-ctl --get-tuner`, "Current audio mode").
+ *
+ * GstFgrabSrc:signal:
+ *
+ * The signal strength of the input's tuner, 0 (none) to 65535 (full), as
+ * VIDIOC_G_TUNER reports it when the property is read: 0 while the
+ * device is closed or on an input without a tuner.  Low means off a
+ * channel; an application can scan frequencies and read it.
+ */
+
+static const GEnumValue audio_mode_values[] = {
+  {GST_FGRAB_AUDIO_MODE_KEEP, "Keep the driver's audio mode", "keep"},
+  {GST_FGRAB_AUDIO_MODE_MONO, "Mono", "mono"},
+  {GST_FGRAB_AUDIO_MODE_STEREO, "Stereo", "stereo"},
+  {GST_FGRAB_AUDIO_MODE_LANG2, "Second language (SAP on NTSC-M)", "lang2"},
+  {GST_FGRAB_AUDIO_MODE_LANG1, "Main language", "lang1"},
+  {GST_FGRAB_AUDIO_MODE_LANG1_LANG2,
+      "Main language left, second language right", "lang1-lang2"},
+  {0, NULL, NULL},
+};
+
+GType
+gst_fgrab_audio_mode_get_type (void)
+{
+  static GType type = 0;
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = g_enum_register_static ("GstFgrabAudioMode",
+        audio_mode_values);
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
+void
+fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output)
+{
+  const GParamFlags live = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  if (is_output)
+    return;
+
+  g_object_class_install_property (gobject_class, FGRAB_PROP_FREQUENCY,
+      g_param_spec_uint64 ("frequency", "Frequency",
+          "Frequency in Hz to tune the input's tuner to, e.g. 61250000 "
+          "(0 = keep the driver's; reads back the driver's frequency while "
+          "open)", 0, G_MAXINT64, 0, live));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_AUDIO_MODE,
+      g_param_spec_enum ("audio-mode", "Audio mode",
+          "Audio mode of the input's tuner (keep = the driver's; reads back "
+          "the driver's mode while open)", GST_TYPE_FGRAB_AUDIO_MODE,
+          GST_FGRAB_AUDIO_MODE_KEEP, live));
+  g_object_class_install_property (gobject_class, FGRAB_PROP_SIGNAL,
+      g_param_spec_int ("signal", "Signal",
+          "Signal strength of the input's tuner, 0 to 65535 (0 while closed "
+          "or without a tuner)", 0, 65535, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_AUDIO_MODE, 0);
+}
+
+/* Sets the frequency and audio mode that are not to be kept; what failed
+ * in each GError. */
+static void
+tune (FgrabDevice * device, guint64 frequency, gint audio_mode,
+    GError ** frequency_error, GError ** audio_mode_error)
+{
+  guint64 actual;
+
+  if (frequency != 0)
+    fgrab_device_set_frequency (device, frequency, &actual, frequency_error);
+  if (audio_mode != GST_FGRAB_AUDIO_MODE_KEEP)
+    fgrab_device_set_audio_mode (device, audio_mode, audio_mode_error);
+}
+
+static void
+post_warning (FgrabObject * obj, GError * error)
+{
+  if (error == NULL)
+    return;
+  FGRAB_ELEMENT_POST_WARNING (obj->element, error);
+  g_error_free (error);
+}
+
+gboolean
+fgrab_tuning_apply (FgrabObject * obj, FgrabDevice * device)
+{
+  GError *frequency_error = NULL, *audio_mode_error = NULL;
+  guint64 frequency;
+  gint audio_mode;
+
+  GST_OBJECT_LOCK (obj->element);
+  frequency = obj->frequency;
+  audio_mode = obj->audio_mode;
+  GST_OBJECT_UNLOCK (obj->element);
+
+  tune (device, frequency, audio_mode, &frequency_error, &audio_mode_error);
+  post_warning (obj, audio_mode_error);
+  if (frequency_error == NULL)
+    return TRUE;
+  /* capturing another channel than asked for is no use */
+  FGRAB_ELEMENT_POST_ERROR (obj->element, frequency_error);
+  g_error_free (frequency_error);
+  return FALSE;
+}
+
+void
+fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value)
+{
+  GError *frequency_error = NULL, *audio_mode_error = NULL;
+  guint64 frequency = 0;
+  gint audio_mode = GST_FGRAB_AUDIO_MODE_KEEP;
+  FgrabDevice *device;
+  gboolean pending;
+
+  GST_OBJECT_LOCK (obj->element);
+  if (prop_id == FGRAB_PROP_FREQUENCY)
+    obj->frequency = frequency = g_value_get_uint64 (value);
+  else
+    obj->audio_mode = audio_mode = g_value_get_enum (value);
+  /* a new input waits for the next start, which tunes its tuner */
+  pending = obj->selection_pending;
+  GST_OBJECT_UNLOCK (obj->element);
+
+  device = pending ? NULL : fgrab_object_ref_device (obj);
+  if (device == NULL)
+    return;
+  tune (device, frequency, audio_mode, &frequency_error, &audio_mode_error);
+  fgrab_device_unref (device);
+  post_warning (obj, frequency_error);
+  post_warning (obj, audio_mode_error);
+}
+
+void
+fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
+{
+  FgrabDevice *device = fgrab_object_ref_device (obj);
+  guint64 frequency;
+  gint audio_mode, driver_mode = -1;
+
+  /* the settings, for what the driver does not say */
+  GST_OBJECT_LOCK (obj->element);
+  frequency = obj->frequency;
+  audio_mode = obj->audio_mode;
+  GST_OBJECT_UNLOCK (obj->element);
+
+  switch (prop_id) {
+    case FGRAB_PROP_FREQUENCY:
+      if (device)
+        fgrab_device_get_frequency (device, &frequency);
+      g_value_set_uint64 (value, frequency);
+      break;
+    case FGRAB_PROP_AUDIO_MODE:
+      if (device)
+        driver_mode = fgrab_device_get_audio_mode (device);
+      /* a mode newer than the enum reads as the setting */
+      if (driver_mode >= 0 &&
+          g_enum_get_value (g_type_class_peek (GST_TYPE_FGRAB_AUDIO_MODE),
+              driver_mode) != NULL)
+        audio_mode = driver_mode;
+      g_value_set_enum (value, audio_mode);
+      break;
+    case FGRAB_PROP_SIGNAL:
+      g_value_set_int (value, device ? fgrab_device_get_signal (device) : 0);
+      break;
+    default:
+      break;
+  }
+  fgrab_device_unref (device);
+}

@@ -1,0 +1,59 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifndef __FGRAB_TUNING_H__
+#define __FGRAB_TUNING_H__
+
+#include "fgrabobject.h"
+
+/* The tuning properties of fgrabsrc (FGRAB_PROP_FREQUENCY on): frequency,
+ * audio-mode and the read-only signal, for the tuner of the input.  The
+ * settings are under the object lock; messages are posted under no
+ * lock. */
+
+G_BEGIN_DECLS
+/* The audio-mode property's values: V4L2_TUNER_MODE_*, and "keep". */
+    typedef enum
+{
+  GST_FGRAB_AUDIO_MODE_KEEP = -1,
+  GST_FGRAB_AUDIO_MODE_MONO = V4L2_TUNER_MODE_MONO,
+  GST_FGRAB_AUDIO_MODE_STEREO = V4L2_TUNER_MODE_STEREO,
+  GST_FGRAB_AUDIO_MODE_LANG2 = V4L2_TUNER_MODE_LANG2,
+  GST_FGRAB_AUDIO_MODE_LANG1 = V4L2_TUNER_MODE_LANG1,
+  GST_FGRAB_AUDIO_MODE_LANG1_LANG2 = V4L2_TUNER_MODE_LANG1_LANG2,
+} GstFgrabAudioMode;
+
+#define GST_TYPE_FGRAB_AUDIO_MODE (gst_fgrab_audio_mode_get_type ())
+GType gst_fgrab_audio_mode_get_type (void);
+
+/* class_init: the properties on a capture element only. */
+void fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output);
+/* set_property: keeps the setting and, while the node is open, tunes at
+ * once (what cannot be done is a warning). */
+void fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value);
+/* get_property: the driver's values while open, else the settings (and
+ * no signal). */
+void fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value);
+/* After the input and norm are selected: the frequency and audio mode set.
+ * A frequency that cannot be set is an error (FALSE, posted), an audio
+ * mode that cannot be a warning. */
+gboolean fgrab_tuning_apply (FgrabObject * obj, FgrabDevice * device);
+
+G_END_DECLS
+#endif /* __FGRAB_TUNING_H__ */
