@@ -164,6 +164,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
       "V4L2 read() source");
+  fgrab_frame_clock_debug_init ();
 }
 
 static void
