@@ -764,3 +764,92 @@ fgrab_element_post_error_full (GstElement * element, GError * error,
   gst_element_message_full (element, GST_MESSAGE_ERROR, domain, code, text,
       debug, file, function, line);
 }
+
+/* The vfuncs both elements implement alike: each finds its FgrabObject by
+ * the element (fgrab_object_get), so one body serves both; only the
+ * signature differs between GstBaseSrc and GstBaseSink. */
+
+static GstStateChangeReturn
+fgrab_object_element_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  /* both elements are final types: the class above the instance's is the
+   * one to chain up to */
+  GstElementClass *parent_class =
+      g_type_class_peek_parent (GST_ELEMENT_GET_CLASS (element));
+
+  return fgrab_object_change_state (fgrab_object_get (element), transition,
+      parent_class);
+}
+
+static GstCaps *
+fgrab_object_pad_get_caps (GstElement * element, GstPad * pad, GstCaps * filter)
+{
+  return fgrab_object_get_caps (fgrab_object_get (element), pad, filter);
+}
+
+static gboolean
+fgrab_object_element_unlock (GstElement * element, gboolean flushing)
+{
+  fgrab_object_set_flushing (fgrab_object_get (element), flushing);
+  return TRUE;
+}
+
+static GstCaps *
+fgrab_object_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
+{
+  return fgrab_object_pad_get_caps (GST_ELEMENT (bsrc),
+      GST_BASE_SRC_PAD (bsrc), filter);
+}
+
+static gboolean
+fgrab_object_src_unlock (GstBaseSrc * bsrc)
+{
+  return fgrab_object_element_unlock (GST_ELEMENT (bsrc), TRUE);
+}
+
+static gboolean
+fgrab_object_src_unlock_stop (GstBaseSrc * bsrc)
+{
+  return fgrab_object_element_unlock (GST_ELEMENT (bsrc), FALSE);
+}
+
+void
+fgrab_object_install_src_vfuncs (GstBaseSrcClass * basesrc_class)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (basesrc_class);
+
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (fgrab_object_element_change_state);
+  basesrc_class->get_caps = GST_DEBUG_FUNCPTR (fgrab_object_src_get_caps);
+  basesrc_class->unlock = GST_DEBUG_FUNCPTR (fgrab_object_src_unlock);
+  basesrc_class->unlock_stop = GST_DEBUG_FUNCPTR (fgrab_object_src_unlock_stop);
+}
+
+static GstCaps *
+fgrab_object_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
+{
+  return fgrab_object_pad_get_caps (GST_ELEMENT (bsink),
+      GST_BASE_SINK_PAD (bsink), filter);
+}
+
+static gboolean
+fgrab_object_sink_unlock (GstBaseSink * bsink)
+{
+  return fgrab_object_element_unlock (GST_ELEMENT (bsink), TRUE);
+}
+
+static gboolean
+fgrab_object_sink_unlock_stop (GstBaseSink * bsink)
+{
+  return fgrab_object_element_unlock (GST_ELEMENT (bsink), FALSE);
+}
+
+void
+fgrab_object_install_sink_vfuncs (GstBaseSinkClass * basesink_class)
+{
+  basesink_class->get_caps = GST_DEBUG_FUNCPTR (fgrab_object_sink_get_caps);
+  basesink_class->unlock = GST_DEBUG_FUNCPTR (fgrab_object_sink_unlock);
+  basesink_class->unlock_stop =
+      GST_DEBUG_FUNCPTR (fgrab_object_sink_unlock_stop);
+}
