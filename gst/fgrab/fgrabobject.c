@@ -766,8 +766,7 @@ fgrab_element_post_error_full (GstElement * element, GError * error,
 }
 
 /* The vfuncs both elements implement alike: each finds its FgrabObject by
- * the element (fgrab_object_get), so one body serves both; only the
- * signature differs between GstBaseSrc and GstBaseSink. */
+ * the element (fgrab_object_get), so one body serves both. */
 
 static GstStateChangeReturn
 fgrab_object_element_change_state (GstElement * element,
@@ -782,37 +781,35 @@ fgrab_object_element_change_state (GstElement * element,
       parent_class);
 }
 
-static GstCaps *
-fgrab_object_pad_get_caps (GstElement * element, GstPad * pad, GstCaps * filter)
-{
-  return fgrab_object_get_caps (fgrab_object_get (element), pad, filter);
+/* get_caps, unlock and unlock_stop of a GstBaseSrc (@base src) or a
+ * GstBaseSink (sink) subclass: the same bodies in each base class's
+ * signature, @PAD being the macro that gives the element's pad. */
+#define FGRAB_OBJECT_DEFINE_BASE_VFUNCS(base, Base, PAD)                    \
+static GstCaps *                                                            \
+fgrab_object_##base##_get_caps (Base * element, GstCaps * filter)           \
+{                                                                           \
+  return fgrab_object_get_caps (fgrab_object_get (GST_ELEMENT (element)),  \
+      PAD (element), filter);                                               \
+}                                                                           \
+                                                                            \
+static gboolean                                                             \
+fgrab_object_##base##_unlock (Base * element)                               \
+{                                                                           \
+  fgrab_object_set_flushing (fgrab_object_get (GST_ELEMENT (element)),      \
+      TRUE);                                                                \
+  return TRUE;                                                              \
+}                                                                           \
+                                                                            \
+static gboolean                                                             \
+fgrab_object_##base##_unlock_stop (Base * element)                          \
+{                                                                           \
+  fgrab_object_set_flushing (fgrab_object_get (GST_ELEMENT (element)),      \
+      FALSE);                                                               \
+  return TRUE;                                                              \
 }
 
-static gboolean
-fgrab_object_element_unlock (GstElement * element, gboolean flushing)
-{
-  fgrab_object_set_flushing (fgrab_object_get (element), flushing);
-  return TRUE;
-}
-
-static GstCaps *
-fgrab_object_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
-{
-  return fgrab_object_pad_get_caps (GST_ELEMENT (bsrc),
-      GST_BASE_SRC_PAD (bsrc), filter);
-}
-
-static gboolean
-fgrab_object_src_unlock (GstBaseSrc * bsrc)
-{
-  return fgrab_object_element_unlock (GST_ELEMENT (bsrc), TRUE);
-}
-
-static gboolean
-fgrab_object_src_unlock_stop (GstBaseSrc * bsrc)
-{
-  return fgrab_object_element_unlock (GST_ELEMENT (bsrc), FALSE);
-}
+FGRAB_OBJECT_DEFINE_BASE_VFUNCS (src, GstBaseSrc, GST_BASE_SRC_PAD);
+FGRAB_OBJECT_DEFINE_BASE_VFUNCS (sink, GstBaseSink, GST_BASE_SINK_PAD);
 
 void
 fgrab_object_install_src_vfuncs (GstBaseSrcClass * basesrc_class)
@@ -824,25 +821,6 @@ fgrab_object_install_src_vfuncs (GstBaseSrcClass * basesrc_class)
   basesrc_class->get_caps = GST_DEBUG_FUNCPTR (fgrab_object_src_get_caps);
   basesrc_class->unlock = GST_DEBUG_FUNCPTR (fgrab_object_src_unlock);
   basesrc_class->unlock_stop = GST_DEBUG_FUNCPTR (fgrab_object_src_unlock_stop);
-}
-
-static GstCaps *
-fgrab_object_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
-{
-  return fgrab_object_pad_get_caps (GST_ELEMENT (bsink),
-      GST_BASE_SINK_PAD (bsink), filter);
-}
-
-static gboolean
-fgrab_object_sink_unlock (GstBaseSink * bsink)
-{
-  return fgrab_object_element_unlock (GST_ELEMENT (bsink), TRUE);
-}
-
-static gboolean
-fgrab_object_sink_unlock_stop (GstBaseSink * bsink)
-{
-  return fgrab_object_element_unlock (GST_ELEMENT (bsink), FALSE);
 }
 
 void

@@ -143,90 +143,6 @@ gst_fgrab_write_size_get_type (void)
   return type;
 }
 
-static void gst_fgrab_sink_finalize (GObject * object);
-static void gst_fgrab_sink_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_fgrab_sink_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
-static GstStateChangeReturn gst_fgrab_sink_change_state (GstElement *
-    element, GstStateChange transition);
-static gboolean gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps);
-static gboolean gst_fgrab_sink_propose_allocation (GstBaseSink * bsink,
-    GstQuery * query);
-static gboolean gst_fgrab_sink_event (GstBaseSink * bsink, GstEvent * event);
-static gboolean gst_fgrab_sink_query (GstBaseSink * bsink, GstQuery * query);
-static GstFlowReturn gst_fgrab_sink_preroll (GstBaseSink * bsink,
-    GstBuffer * buf);
-static GstFlowReturn gst_fgrab_sink_show_frame (GstVideoSink * vsink,
-    GstBuffer * buf);
-
-static void
-gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
-  GstVideoSinkClass *videosink_class = GST_VIDEO_SINK_CLASS (klass);
-
-  gobject_class->finalize = gst_fgrab_sink_finalize;
-  fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
-  /* write-size is the sink's own; the rest goes to fgrab_object_* */
-  gobject_class->set_property = gst_fgrab_sink_set_property;
-  gobject_class->get_property = gst_fgrab_sink_get_property;
-
-  /**
-   * GstFgrabSink:write-size:
-   *
-   * How many bytes a frame is written as.  payload: the picture data alone
-   * (bytes per line times height for raw video, the encoded frame as it
-   * is), one write() a frame, as v4l2loopback needs: it takes each write()
-   * as one frame.  sizeimage: the picture data and then zeros up to the
-   * driver's sizeimage, one write() a frame, as vb2's write() emulation
-   * needs: it queues a buffer only when sizeimage bytes are in.  auto
-   * picks payload for v4l2loopback (its driver name) and sizeimage for any
-   * other driver.  Byte streams (MPEG) are never padded.  Once the stream
-   * is configured the property reads back the choice in force.
-   */
-  g_object_class_install_property (gobject_class, PROP_WRITE_SIZE,
-      g_param_spec_enum ("write-size", "Write size",
-          "Bytes written a frame: the picture data alone (payload, "
-          "v4l2loopback), or padded with zeros to the driver's sizeimage "
-          "(sizeimage, vb2 drivers); auto tells them apart by the driver "
-          "name (reads back the choice once configured)",
-          GST_TYPE_FGRAB_WRITE_SIZE, DEFAULT_WRITE_SIZE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) write() sink", "Sink/Video/Hardware",
-      "Writes video to a V4L2 device with write() under poll()",
-      "The fgrab authors");
-
-  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_sink_change_state);
-
-  fgrab_object_install_sink_vfuncs (basesink_class);
-  /* GstVideoSink's set_caps only knows raw video; image/jpeg must pass */
-  basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_set_caps);
-  basesink_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_fgrab_sink_propose_allocation);
-  basesink_class->event = GST_DEBUG_FUNCPTR (gst_fgrab_sink_event);
-  basesink_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_sink_query);
-  basesink_class->preroll = GST_DEBUG_FUNCPTR (gst_fgrab_sink_preroll);
-  videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
-
-  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_WRITE_SIZE, 0);
-
-  GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
-      "V4L2 write() sink");
-}
-
-static void
-gst_fgrab_sink_init (GstFgrabSink * self)
-{
-  fgrab_object_init (&self->obj, GST_ELEMENT (self), TRUE, DEFAULT_DEVICE);
-  self->write_size = DEFAULT_WRITE_SIZE;
-  fgrab_writer_init (&self->writer, &self->obj);
-}
 
 static void
 gst_fgrab_sink_finalize (GObject * object)
@@ -648,4 +564,72 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
     ret = GST_FLOW_OK;
   }
   return ret;
+}
+
+static void
+gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
+  GstVideoSinkClass *videosink_class = GST_VIDEO_SINK_CLASS (klass);
+
+  gobject_class->finalize = gst_fgrab_sink_finalize;
+  fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
+  /* write-size is the sink's own; the rest goes to fgrab_object_* */
+  gobject_class->set_property = gst_fgrab_sink_set_property;
+  gobject_class->get_property = gst_fgrab_sink_get_property;
+
+  /**
+   * GstFgrabSink:write-size:
+   *
+   * How many bytes a frame is written as.  payload: the picture data alone
+   * (bytes per line times height for raw video, the encoded frame as it
+   * is), one write() a frame, as v4l2loopback needs: it takes each write()
+   * as one frame.  sizeimage: the picture data and then zeros up to the
+   * driver's sizeimage, one write() a frame, as vb2's write() emulation
+   * needs: it queues a buffer only when sizeimage bytes are in.  auto
+   * picks payload for v4l2loopback (its driver name) and sizeimage for any
+   * other driver.  Byte streams (MPEG) are never padded.  Once the stream
+   * is configured the property reads back the choice in force.
+   */
+  g_object_class_install_property (gobject_class, PROP_WRITE_SIZE,
+      g_param_spec_enum ("write-size", "Write size",
+          "Bytes written a frame: the picture data alone (payload, "
+          "v4l2loopback), or padded with zeros to the driver's sizeimage "
+          "(sizeimage, vb2 drivers); auto tells them apart by the driver "
+          "name (reads back the choice once configured)",
+          GST_TYPE_FGRAB_WRITE_SIZE, DEFAULT_WRITE_SIZE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_set_static_metadata (element_class,
+      "Video (fgrab) write() sink", "Sink/Video/Hardware",
+      "Writes video to a V4L2 device with write() under poll()",
+      "The fgrab authors");
+
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_sink_change_state);
+
+  fgrab_object_install_sink_vfuncs (basesink_class);
+  /* GstVideoSink's set_caps only knows raw video; image/jpeg must pass */
+  basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_set_caps);
+  basesink_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_fgrab_sink_propose_allocation);
+  basesink_class->event = GST_DEBUG_FUNCPTR (gst_fgrab_sink_event);
+  basesink_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_sink_query);
+  basesink_class->preroll = GST_DEBUG_FUNCPTR (gst_fgrab_sink_preroll);
+  videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_WRITE_SIZE, 0);
+
+  GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
+      "V4L2 write() sink");
+}
+
+static void
+gst_fgrab_sink_init (GstFgrabSink * self)
+{
+  fgrab_object_init (&self->obj, GST_ELEMENT (self), TRUE, DEFAULT_DEVICE);
+  self->write_size = DEFAULT_WRITE_SIZE;
+  fgrab_writer_init (&self->writer, &self->obj);
 }

@@ -105,61 +105,6 @@ G_DEFINE_TYPE_WITH_CODE (GstFgrabSrc, gst_fgrab_src, GST_TYPE_PUSH_SRC,
 GST_ELEMENT_REGISTER_DEFINE (fgrabsrc, "fgrabsrc", GST_RANK_NONE,
     GST_TYPE_FGRAB_SRC);
 
-static void gst_fgrab_src_finalize (GObject * object);
-static gboolean gst_fgrab_src_negotiate (GstBaseSrc * bsrc);
-static GstCaps *gst_fgrab_src_fixate (GstBaseSrc * bsrc, GstCaps * caps);
-static gboolean gst_fgrab_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps);
-static gboolean gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc,
-    GstQuery * query);
-static gboolean gst_fgrab_src_start (GstBaseSrc * bsrc);
-static gboolean gst_fgrab_src_stop (GstBaseSrc * bsrc);
-static gboolean gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query);
-static GstFlowReturn gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf);
-
-static void
-gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
-  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
-
-  gobject_class->finalize = gst_fgrab_src_finalize;
-
-  fgrab_object_class_init (gobject_class, FALSE, DEFAULT_DEVICE);
-
-  gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) read() source", "Source/Video/Hardware",
-      "Captures video from a V4L2 device with read() under poll()",
-      "The fgrab authors");
-
-  fgrab_object_install_src_vfuncs (basesrc_class);
-  basesrc_class->negotiate = GST_DEBUG_FUNCPTR (gst_fgrab_src_negotiate);
-  basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_fgrab_src_fixate);
-  basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_src_set_caps);
-  basesrc_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_fgrab_src_decide_allocation);
-  basesrc_class->start = GST_DEBUG_FUNCPTR (gst_fgrab_src_start);
-  basesrc_class->stop = GST_DEBUG_FUNCPTR (gst_fgrab_src_stop);
-  basesrc_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_src_query);
-  pushsrc_class->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
-
-
-  GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
-      "V4L2 read() source");
-  fgrab_frame_clock_debug_init ();
-}
-
-static void
-gst_fgrab_src_init (GstFgrabSrc * self)
-{
-  fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
-  gst_video_info_init (&self->info);
-  fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
-
-  gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
-  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
-}
 
 static void
 gst_fgrab_src_finalize (GObject * object)
@@ -741,4 +686,49 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       " bytes, pts %" GST_TIME_FORMAT, GST_BUFFER_OFFSET (buf), size,
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
   return GST_FLOW_OK;
+}
+
+static void
+gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
+
+  gobject_class->finalize = gst_fgrab_src_finalize;
+
+  fgrab_object_class_init (gobject_class, FALSE, DEFAULT_DEVICE);
+
+  gst_element_class_set_static_metadata (element_class,
+      "Video (fgrab) read() source", "Source/Video/Hardware",
+      "Captures video from a V4L2 device with read() under poll()",
+      "The fgrab authors");
+
+  fgrab_object_install_src_vfuncs (basesrc_class);
+  basesrc_class->negotiate = GST_DEBUG_FUNCPTR (gst_fgrab_src_negotiate);
+  basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_fgrab_src_fixate);
+  basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_src_set_caps);
+  basesrc_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_fgrab_src_decide_allocation);
+  basesrc_class->start = GST_DEBUG_FUNCPTR (gst_fgrab_src_start);
+  basesrc_class->stop = GST_DEBUG_FUNCPTR (gst_fgrab_src_stop);
+  basesrc_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_src_query);
+  pushsrc_class->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
+
+
+  GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
+      "V4L2 read() source");
+  fgrab_frame_clock_debug_init ();
+}
+
+static void
+gst_fgrab_src_init (GstFgrabSrc * self)
+{
+  fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
+  gst_video_info_init (&self->info);
+  fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
+
+  gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
 }
