@@ -65,8 +65,6 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
