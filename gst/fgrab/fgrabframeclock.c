@@ -27,13 +27,15 @@ GST_DEBUG_CATEGORY_STATIC (fgrab_frame_clock_debug);
 #define GST_CAT_DEFAULT fgrab_frame_clock_debug
 
 void
+fgrab_frame_clock_debug_init (void)
+{
+  GST_DEBUG_CATEGORY_INIT (fgrab_frame_clock_debug, "fgrabframeclock", 0,
+      "fgrabsrc's timestamps and lost frames");
+}
+
+void
 fgrab_frame_clock_reset (FgrabFrameClock * fc, GstElement * element)
 {
-  if (g_once_init_enter (&fgrab_frame_clock_debug)) {
-    GstDebugCategory *cat = _gst_debug_category_new ("fgrabframeclock", 0,
-        "fgrabsrc's timestamps and lost frames");
-    g_once_init_leave (&fgrab_frame_clock_debug, cat);
-  }
   fc->element = element;
   fc->frames = 0;
   fc->dropped = 0;

@@ -46,6 +46,8 @@ G_BEGIN_DECLS typedef struct
   gboolean discont;
 } FgrabFrameClock;
 
+/* The debug category, from fgrabsrc's class_init. */
+void fgrab_frame_clock_debug_init (void);
 /* A new stream of @element: counts at 0, the first buffer DISCONT. */
 void fgrab_frame_clock_reset (FgrabFrameClock * fc, GstElement * element);
 /* The negotiated stream: @stream for a byte stream, @period NONE when the

@@ -21,6 +21,8 @@
 #define __FGRAB_OBJECT_H__
 
 #include <gst/gst.h>
+#include <gst/base/gstbasesink.h>
+#include <gst/base/gstbasesrc.h>
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
@@ -204,6 +206,14 @@ void fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
         GST_MESSAGE_WARNING, (error), __FILE__, GST_FUNCTION, __LINE__)
 void fgrab_element_post_full (GstElement * element, GstMessageType type,
     GError * error, const gchar * file, const gchar * function, gint line);
+
+/* class_init of each element: the vfuncs that are the element layer's
+ * alone, found through fgrab_object_get: get_caps (fgrab_object_get_caps),
+ * unlock and unlock_stop (fgrab_object_set_flushing), and for the source
+ * change_state (fgrab_object_change_state; the sink does more at its state
+ * changes and installs its own). */
+void fgrab_object_install_src_vfuncs (GstBaseSrcClass * basesrc_class);
+void fgrab_object_install_sink_vfuncs (GstBaseSinkClass * basesink_class);
 
 G_END_DECLS
 #endif /* __FGRAB_OBJECT_H__ */

@@ -65,16 +65,15 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include <gst/video/video.h>
 
 #include "fgrabdevice.h"
 #include "fgrabobject.h"
 #include "fgraburi.h"
+#include "fgrabwriter.h"
 #include "gstfgrabsink.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_fgrab_sink_debug);
+GST_DEBUG_CATEGORY (gst_fgrab_sink_debug);
 #define GST_CAT_DEFAULT gst_fgrab_sink_debug
 
 #define DEFAULT_DEVICE "/dev/video1"
@@ -101,20 +100,11 @@ struct _GstFgrabSink
   /* Stream state: state changes and the streaming thread. */
   /* READY->PAUSED went through, and the stream was not finished yet */
   gboolean prepared;
-  /* a frame was abandoned half written: the driver holds its start */
-  gboolean partial;
   GstCaps *configured_caps;
   const FgrabFormat *format;
-  /* the caps' own layout and the driver's */
-  GstVideoInfo info;
-  FgrabFrameLayout layout;
-  /* frames are padded with zeros to the driver's sizeimage and go out
-   * from staging, in one write() */
-  gboolean pad_to_sizeimage;
-  /* an encoded frame larger than sizeimage was reported */
-  gboolean oversize_warned;
-  guint8 *staging;
-  gsize staging_size;
+  /* frames to the driver, in its layout (render), which the allocation
+   * proposed follows */
+  FgrabWriter writer;
 
   /* show-preroll-frame: the preroll frame already written, so that its
    * render does not write it a second time */
@@ -151,95 +141,6 @@ gst_fgrab_write_size_get_type (void)
   return type;
 }
 
-static void gst_fgrab_sink_finalize (GObject * object);
-static void gst_fgrab_sink_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_fgrab_sink_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
-static GstStateChangeReturn gst_fgrab_sink_change_state (GstElement *
-    element, GstStateChange transition);
-static GstCaps *gst_fgrab_sink_get_caps (GstBaseSink * bsink, GstCaps * filter);
-static gboolean gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps);
-static gboolean gst_fgrab_sink_propose_allocation (GstBaseSink * bsink,
-    GstQuery * query);
-static gboolean gst_fgrab_sink_unlock (GstBaseSink * bsink);
-static gboolean gst_fgrab_sink_unlock_stop (GstBaseSink * bsink);
-static gboolean gst_fgrab_sink_event (GstBaseSink * bsink, GstEvent * event);
-static gboolean gst_fgrab_sink_query (GstBaseSink * bsink, GstQuery * query);
-static GstFlowReturn gst_fgrab_sink_preroll (GstBaseSink * bsink,
-    GstBuffer * buf);
-static GstFlowReturn gst_fgrab_sink_show_frame (GstVideoSink * vsink,
-    GstBuffer * buf);
-
-static void
-gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
-  GstVideoSinkClass *videosink_class = GST_VIDEO_SINK_CLASS (klass);
-
-  gobject_class->finalize = gst_fgrab_sink_finalize;
-  fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
-  /* write-size is the sink's own; the rest goes to fgrab_object_* */
-  gobject_class->set_property = gst_fgrab_sink_set_property;
-  gobject_class->get_property = gst_fgrab_sink_get_property;
-
-  /**
-   * GstFgrabSink:write-size:
-   *
-   * How many bytes a frame is written as.  payload: the picture data alone
-   * (bytes per line times height for raw video, the encoded frame as it
-   * is), one write() a frame, as v4l2loopback needs: it takes each write()
-   * as one frame.  sizeimage: the picture data and then zeros up to the
-   * driver's sizeimage, one write() a frame, as vb2's write() emulation
-   * needs: it queues a buffer only when sizeimage bytes are in.  auto
-   * picks payload for v4l2loopback (its driver name) and sizeimage for any
-   * other driver.  Byte streams (MPEG) are never padded.  Once the stream
-   * is configured the property reads back the choice in force.
-   */
-  g_object_class_install_property (gobject_class, PROP_WRITE_SIZE,
-      g_param_spec_enum ("write-size", "Write size",
-          "Bytes written a frame: the picture data alone (payload, "
-          "v4l2loopback), or padded with zeros to the driver's sizeimage "
-          "(sizeimage, vb2 drivers); auto tells them apart by the driver "
-          "name (reads back the choice once configured)",
-          GST_TYPE_FGRAB_WRITE_SIZE, DEFAULT_WRITE_SIZE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) write() sink", "Sink/Video/Hardware",
-      "Writes video to a V4L2 device with write() under poll()",
-      "The fgrab authors");
-
-  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_sink_change_state);
-
-  basesink_class->get_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_get_caps);
-  /* GstVideoSink's set_caps only knows raw video; image/jpeg must pass */
-  basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_set_caps);
-  basesink_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_fgrab_sink_propose_allocation);
-  basesink_class->unlock = GST_DEBUG_FUNCPTR (gst_fgrab_sink_unlock);
-  basesink_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_fgrab_sink_unlock_stop);
-  basesink_class->event = GST_DEBUG_FUNCPTR (gst_fgrab_sink_event);
-  basesink_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_sink_query);
-  basesink_class->preroll = GST_DEBUG_FUNCPTR (gst_fgrab_sink_preroll);
-  videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
-
-  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_WRITE_SIZE, 0);
-
-  GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
-      "V4L2 write() sink");
-}
-
-static void
-gst_fgrab_sink_init (GstFgrabSink * self)
-{
-  fgrab_object_init (&self->obj, GST_ELEMENT (self), TRUE, DEFAULT_DEVICE);
-  self->write_size = DEFAULT_WRITE_SIZE;
-  gst_video_info_init (&self->info);
-}
 
 static void
 gst_fgrab_sink_finalize (GObject * object)
@@ -249,7 +150,7 @@ gst_fgrab_sink_finalize (GObject * object)
   fgrab_object_finalize (&self->obj);
   gst_clear_caps (&self->configured_caps);
   gst_clear_buffer (&self->preroll_shown);
-  g_free (self->staging);
+  fgrab_writer_clear (&self->writer);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -310,7 +211,7 @@ static gboolean
 gst_fgrab_sink_prepare (GstFgrabSink * self)
 {
   self->frames = 0;
-  self->partial = FALSE;
+  self->writer.partial = FALSE;
   self->prepared = fgrab_object_start (&self->obj) &&
       gst_fgrab_sink_check_formats (self);
   return self->prepared;
@@ -331,9 +232,7 @@ gst_fgrab_sink_finish (GstFgrabSink * self, gboolean reopen)
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames written", self->frames);
 
   gst_clear_buffer (&self->preroll_shown);
-  g_free (self->staging);
-  self->staging = NULL;
-  self->staging_size = 0;
+  fgrab_writer_clear (&self->writer);
   clear_configuration (self);
   if (reopen)
     gst_fgrab_sink_reopen (self, FALSE);
@@ -359,21 +258,12 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
   return ret;
 }
 
-static GstCaps *
-gst_fgrab_sink_get_caps (GstBaseSink * bsink, GstCaps * filter)
-{
-  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
-
-  return fgrab_object_get_caps (&self->obj, GST_BASE_SINK_PAD (bsink), filter);
-}
-
 static void
 clear_configuration (GstFgrabSink * self)
 {
   gst_clear_caps (&self->configured_caps);
   self->format = NULL;
-  gst_video_info_init (&self->info);
-  memset (&self->layout, 0, sizeof (self->layout));
+  fgrab_writer_unconfigure (&self->writer);
   fgrab_object_unconfigure (&self->obj);
 }
 
@@ -382,30 +272,8 @@ clear_configuration (GstFgrabSink * self)
 static gboolean
 gst_fgrab_sink_reopen (GstFgrabSink * self, gboolean post_errors)
 {
-  self->partial = FALSE;
+  self->writer.partial = FALSE;
   return fgrab_object_reopen (&self->obj, post_errors);
-}
-
-/* The row length of each plane as the buffer stores it, from its video
- * meta or else the default layout of the caps. */
-static gboolean
-buffer_matches_layout (GstFgrabSink * self, GstBuffer * buf)
-{
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
-  guint p;
-
-  if (meta && meta->n_planes != self->layout.n_planes)
-    return FALSE;
-  for (p = 0; p < self->layout.n_planes; p++) {
-    gint stride = meta ? meta->stride[p] :
-        GST_VIDEO_INFO_PLANE_STRIDE (&self->info, p);
-    gsize offset = meta ? meta->offset[p] :
-        GST_VIDEO_INFO_PLANE_OFFSET (&self->info, p);
-
-    if (stride != self->layout.stride[p] || offset != self->layout.offset[p])
-      return FALSE;
-  }
-  return gst_buffer_get_size (buf) >= self->layout.payload;
 }
 
 /* S_PARM with the caps' rate and the properties, and what the driver kept
@@ -439,71 +307,11 @@ configure_params (GstFgrabSink * self, gint fps_n, gint fps_d)
   }
 }
 
-/* At least @size bytes of staging.  A new one is zeroed, and @clear zeroes
- * one kept: what is never written to it (the end of each padded line, the
- * padding up to sizeimage) then goes to the driver as zeros. */
-static void
-ensure_staging (GstFgrabSink * self, gsize size, gboolean clear)
-{
-  if (self->staging == NULL || self->staging_size < size) {
-    g_free (self->staging);
-    self->staging = g_malloc0 (size);
-    self->staging_size = size;
-  } else if (clear) {
-    memset (self->staging, 0, self->staging_size);
-  }
-}
-
-/* What write-size means for this node (see the element's documentation). */
-static GstFgrabWriteSize
-choose_write_size (GstFgrabSink * self)
-{
-  GstFgrabWriteSize write_size;
-
-  GST_OBJECT_LOCK (self);
-  write_size = self->write_size;
-  GST_OBJECT_UNLOCK (self);
-
-  if (write_size == GST_FGRAB_WRITE_SIZE_AUTO) {
-    write_size = fgrab_device_takes_frame_per_write (self->obj.device) ?
-        GST_FGRAB_WRITE_SIZE_PAYLOAD : GST_FGRAB_WRITE_SIZE_SIZEIMAGE;
-    GST_INFO_OBJECT (self, "driver '%s' %s: writing frames %s",
-        self->obj.device->vcap.driver,
-        write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
-        "takes one write() a frame" : "is taken to be vb2's write()",
-        write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
-        "of their picture data alone" : "padded to sizeimage");
-  }
-  return write_size;
-}
-
-/* Whether frames are padded to sizeimage, and the staging they are
- * padded or repacked in. */
-static void
-configure_staging (GstFgrabSink * self, GstFgrabWriteSize write_size)
-{
-  FgrabFormatKind kind = self->format->kind;
-
-  /* for a raw format layout.payload is the picture, for an encoded one
-   * sizeimage: what a frame of it may take */
-  self->pad_to_sizeimage = write_size == GST_FGRAB_WRITE_SIZE_SIZEIMAGE &&
-      (kind == FGRAB_FORMAT_KIND_RAW ?
-      self->layout.sizeimage > self->layout.payload :
-      kind == FGRAB_FORMAT_KIND_FRAMED && self->layout.sizeimage > 0);
-  self->oversize_warned = FALSE;
-  if (self->pad_to_sizeimage)
-    ensure_staging (self, self->layout.sizeimage, TRUE);
-  else if (kind == FGRAB_FORMAT_KIND_RAW &&
-      !fgrab_layout_is_default (&self->layout, &self->info))
-    ensure_staging (self, self->layout.payload, TRUE);
-}
-
 /* S_FMT and S_PARM from fixed @caps.  FALSE after posting an error. */
 static gboolean
 gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
 {
   FgrabDevice *device = self->obj.device;
-  GstVideoInfo device_info;
   GError *error = NULL;
   const GstStructure *s;
   gint fps_n = 0, fps_d = 1;
@@ -525,43 +333,30 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     goto failed;
   }
 
-  write_size = choose_write_size (self);
-  GST_OBJECT_LOCK (self);
-  self->actual_write_size = write_size;
-  GST_OBJECT_UNLOCK (self);
-
   s = gst_caps_get_structure (caps, 0);
   if (!gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d))
     fps_n = 0;
   configure_params (self, fps_n, fps_d);
 
-  self->format = device->fgrab_format;
-  /* encoded frames go out as they come: only raw ones need the layout */
-  if (!fgrab_device_get_layout (device, &device_info, &self->layout) &&
-      self->format->kind == FGRAB_FORMAT_KIND_RAW) {
-    fgrab_object_post_layout_error (&self->obj);
+  GST_OBJECT_LOCK (self);
+  write_size = self->write_size;
+  GST_OBJECT_UNLOCK (self);
+  if (!fgrab_writer_configure (&self->writer, caps, write_size))
     goto failed;
-  }
-
+  self->format = device->fgrab_format;
   if (self->format->kind == FGRAB_FORMAT_KIND_RAW) {
-    if (!gst_video_info_from_caps (&self->info, caps) ||
-        GST_VIDEO_INFO_N_PLANES (&self->info) != self->layout.n_planes) {
-      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-          ("Invalid video caps for device '%s'.", device->path),
-          ("%" GST_PTR_FORMAT, caps));
-      goto failed;
-    }
-    GST_VIDEO_SINK_WIDTH (self) = GST_VIDEO_INFO_WIDTH (&self->info);
-    GST_VIDEO_SINK_HEIGHT (self) = GST_VIDEO_INFO_HEIGHT (&self->info);
+    GST_VIDEO_SINK_WIDTH (self) = GST_VIDEO_INFO_WIDTH (&self->writer.info);
+    GST_VIDEO_SINK_HEIGHT (self) = GST_VIDEO_INFO_HEIGHT (&self->writer.info);
   }
-
-  configure_staging (self, write_size);
+  GST_OBJECT_LOCK (self);
+  self->actual_write_size = self->writer.write_size;
+  GST_OBJECT_UNLOCK (self);
 
   GST_INFO_OBJECT (self, "configured %" GST_PTR_FORMAT ": payload %"
       G_GSIZE_FORMAT " bytes (driver's sizeimage %" G_GSIZE_FORMAT
-      "), bytesperline %d, frames %s", caps, self->layout.payload,
-      self->layout.sizeimage, self->layout.stride[0],
-      self->pad_to_sizeimage ? "padded to sizeimage" : "as they are");
+      "), bytesperline %d, frames %s", caps, self->writer.layout.payload,
+      self->writer.layout.sizeimage, self->writer.layout.stride[0],
+      self->writer.pad_to_sizeimage ? "padded to sizeimage" : "as they are");
 
   self->configured_caps = caps;
   return TRUE;
@@ -593,7 +388,8 @@ alignment_for_layout (GstFgrabSink * self, const GstVideoInfo * info,
   const GstVideoFormatInfo *finfo = info->finfo;
   GstVideoInfo aligned = *info;
   gint pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
-  gint extra = self->layout.stride[0] - GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+  gint extra =
+      self->writer.layout.stride[0] - GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
   guint p;
 
   gst_video_alignment_reset (align);
@@ -603,9 +399,11 @@ alignment_for_layout (GstFgrabSink * self, const GstVideoInfo * info,
 
   if (!gst_video_info_align (&aligned, align))
     return FALSE;
-  for (p = 0; p < self->layout.n_planes; p++) {
-    if (GST_VIDEO_INFO_PLANE_STRIDE (&aligned, p) != self->layout.stride[p] ||
-        GST_VIDEO_INFO_PLANE_OFFSET (&aligned, p) != self->layout.offset[p])
+  for (p = 0; p < self->writer.layout.n_planes; p++) {
+    if (GST_VIDEO_INFO_PLANE_STRIDE (&aligned,
+            p) != self->writer.layout.stride[p]
+        || GST_VIDEO_INFO_PLANE_OFFSET (&aligned,
+            p) != self->writer.layout.offset[p])
       return FALSE;
   }
   *size = GST_VIDEO_INFO_SIZE (&aligned);
@@ -637,7 +435,7 @@ gst_fgrab_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
   size = GST_VIDEO_INFO_SIZE (&info);
   if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps)
       && self->format && self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      !fgrab_layout_is_default (&self->layout, &self->info))
+      !fgrab_layout_is_default (&self->writer.layout, &self->writer.info))
     device_layout = alignment_for_layout (self, &info, &align, &size);
 
   if (need_pool) {
@@ -665,24 +463,6 @@ gst_fgrab_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
   gst_query_add_allocation_pool (query, pool, size, MIN_POOL_BUFFERS, 0);
   if (pool)
     gst_object_unref (pool);
-  return TRUE;
-}
-
-static gboolean
-gst_fgrab_sink_unlock (GstBaseSink * bsink)
-{
-  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
-
-  fgrab_object_set_flushing (&self->obj, TRUE);
-  return TRUE;
-}
-
-static gboolean
-gst_fgrab_sink_unlock_stop (GstBaseSink * bsink)
-{
-  GstFgrabSink *self = GST_FGRAB_SINK (bsink);
-
-  fgrab_object_set_flushing (&self->obj, FALSE);
   return TRUE;
 }
 
@@ -737,157 +517,6 @@ gst_fgrab_sink_preroll (GstBaseSink * bsink, GstBuffer * buf)
   return ret;
 }
 
-/* Writes @size bytes of one frame.  Resumes where it stopped when a pause
- * interrupted it (gst_base_sink_wait_preroll), gives up on a flush. */
-static GstFlowReturn
-write_frame (GstFgrabSink * self, const guint8 * data, gsize size)
-{
-  FgrabDevice *device = self->obj.device;
-  gboolean raw = self->format->kind == FGRAB_FORMAT_KIND_RAW;
-  gsize done = 0;
-  guint calls = 0;
-  GError *error = NULL;
-  GstFlowReturn ret;
-
-  for (;;) {
-    gsize written = 0;
-    guint n_writes = 0;
-    FgrabIoResult res;
-
-    res = fgrab_device_write (device, data + done, size - done,
-        &written, &n_writes, &error);
-    self->obj.io_started = TRUE;
-    done += written;
-    calls += n_writes;
-
-    switch (res) {
-      case FGRAB_IO_OK:
-        if (!raw && calls > 1)
-          GST_WARNING_OBJECT (self, "the driver took the %" G_GSIZE_FORMAT
-              " byte frame in %u writes; a reader that expects one write "
-              "per frame sees it split", size, calls);
-        else
-          GST_LOG_OBJECT (self, "wrote %" G_GSIZE_FORMAT " bytes in %u "
-              "write() calls", size, calls);
-        return GST_FLOW_OK;
-      case FGRAB_IO_FLUSHING:
-        GST_DEBUG_OBJECT (self, "write interrupted after %" G_GSIZE_FORMAT
-            " of %" G_GSIZE_FORMAT " bytes", done, size);
-        if (self->in_preroll) {
-          /* Waiting for PLAYING here would hold the state change that
-           * waits for this preroll; the frame is written when rendered,
-           * or dropped by the flush. */
-          self->partial |= done > 0;
-          return GST_FLOW_FLUSHING;
-        }
-        ret = gst_base_sink_wait_preroll (GST_BASE_SINK (self));
-        if (ret != GST_FLOW_OK) {
-          /* flushing: drop the rest; the driver's half frame goes with a
-           * reopen before the next one */
-          self->partial |= done > 0;
-          return ret;
-        }
-        GST_DEBUG_OBJECT (self, "resuming the frame");
-        break;
-      case FGRAB_IO_EOS:
-        GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-            ("Device '%s' stopped taking data.", device->path),
-            ("write() returned 0 after %" G_GSIZE_FORMAT " of %"
-                G_GSIZE_FORMAT " bytes", done, size));
-        return GST_FLOW_ERROR;
-      case FGRAB_IO_ERROR:
-      default:
-        FGRAB_ELEMENT_POST_ERROR (self, error);
-        g_error_free (error);
-        return GST_FLOW_ERROR;
-    }
-  }
-}
-
-/* Copies the picture of @buf into the staging buffer in the driver's
- * layout.  Each line keeps whatever its padding held. */
-static GstFlowReturn
-render_raw (GstFgrabSink * self, GstBuffer * buf)
-{
-  GstFlowReturn ret;
-  GstMapInfo map;
-  gsize frame_size = self->pad_to_sizeimage ? self->layout.sizeimage :
-      self->layout.payload;
-
-  if (buffer_matches_layout (self, buf)) {
-    if (!gst_buffer_map (buf, &map, GST_MAP_READ))
-      goto map_failed;
-    if (!self->pad_to_sizeimage) {
-      /* already in the driver's layout: straight from the buffer; the
-       * payload, not sizeimage: a loopback reader drops frames of any
-       * other size */
-      ret = write_frame (self, map.data, self->layout.payload);
-      gst_buffer_unmap (buf, &map);
-      return ret;
-    }
-    /* the padding must follow in the same write(): a driver of unknown
-     * kind may take each write() as a frame */
-    ensure_staging (self, frame_size, FALSE);
-    memcpy (self->staging, map.data, self->layout.payload);
-    gst_buffer_unmap (buf, &map);
-    return write_frame (self, self->staging, frame_size);
-  }
-
-  ensure_staging (self, frame_size, FALSE);
-  GST_LOG_OBJECT (self, "repacking into the driver's layout");
-  if (!fgrab_repack_frame (buf, &self->info, self->staging, &self->layout,
-          TRUE))
-    goto map_failed;
-  return write_frame (self, self->staging, frame_size);
-
-map_failed:
-  GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-      ("Could not map a video frame of %" G_GSIZE_FORMAT " bytes for "
-          "device '%s'.", gst_buffer_get_size (buf), self->obj.device->path),
-      ("caps %" GST_PTR_FORMAT, self->configured_caps));
-  return GST_FLOW_ERROR;
-}
-
-/* An encoded frame is one write(). */
-static GstFlowReturn
-render_encoded (GstFgrabSink * self, GstBuffer * buf)
-{
-  gsize sizeimage = self->layout.sizeimage;
-  GstFlowReturn ret = GST_FLOW_OK;
-  GstMapInfo map;
-
-  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not map a buffer."),
-        (NULL));
-    return GST_FLOW_ERROR;
-  }
-  if (self->format->kind == FGRAB_FORMAT_KIND_FRAMED && sizeimage > 0 &&
-      map.size > sizeimage && !self->oversize_warned) {
-    GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
-        ("A frame of %" G_GSIZE_FORMAT " bytes is larger than the %"
-            G_GSIZE_FORMAT " bytes device '%s' takes a frame: readers get "
-            "it cut in parts. Lower the encoder's quality or bit rate.",
-            map.size, sizeimage, self->obj.device->path), (NULL));
-    self->oversize_warned = TRUE;
-  }
-  if (map.size > 0 && self->pad_to_sizeimage) {
-    /* vb2 queues a buffer once sizeimage bytes are in: zeros end the
-     * frame (a decoder stops at its end marker anyway), and one too big
-     * for a buffer is padded to the end of its last, so that the next
-     * frame starts a buffer of its own */
-    gsize total = (map.size + sizeimage - 1) / sizeimage * sizeimage;
-
-    ensure_staging (self, total, FALSE);
-    memcpy (self->staging, map.data, map.size);
-    memset (self->staging + map.size, 0, total - map.size);
-    ret = write_frame (self, self->staging, total);
-  } else if (map.size > 0) {
-    ret = write_frame (self, map.data, map.size);
-  }
-  gst_buffer_unmap (buf, &map);
-  return ret;
-}
-
 static GstFlowReturn
 gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
 {
@@ -909,7 +538,7 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
       !fgrab_device_is_open (self->obj.device))
     return GST_FLOW_NOT_NEGOTIATED;
 
-  if (self->partial) {
+  if (self->writer.partial) {
     GstCaps *caps = gst_caps_ref (self->configured_caps);
     gboolean ok = gst_fgrab_sink_configure (self, caps);
 
@@ -918,10 +547,7 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
       return GST_FLOW_ERROR;
   }
 
-  if (self->format->kind == FGRAB_FORMAT_KIND_RAW)
-    ret = render_raw (self, buf);
-  else
-    ret = render_encoded (self, buf);
+  ret = fgrab_writer_render (&self->writer, buf, self->in_preroll);
 
   if (ret == GST_FLOW_OK) {
     self->frames++;
@@ -932,8 +558,76 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
         GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
         self->in_preroll ? " (preroll)" : "");
   } else if (ret == GST_FLOW_FLUSHING && self->in_preroll) {
-    /* see write_frame: an aborted preroll frame is not an error */
+    /* see fgrab_writer_render: an aborted preroll frame is not an error */
     ret = GST_FLOW_OK;
   }
   return ret;
+}
+
+static void
+gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
+  GstVideoSinkClass *videosink_class = GST_VIDEO_SINK_CLASS (klass);
+
+  gobject_class->finalize = gst_fgrab_sink_finalize;
+  fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
+  /* write-size is the sink's own; the rest goes to fgrab_object_* */
+  gobject_class->set_property = gst_fgrab_sink_set_property;
+  gobject_class->get_property = gst_fgrab_sink_get_property;
+
+  /**
+   * GstFgrabSink:write-size:
+   *
+   * How many bytes a frame is written as.  payload: the picture data alone
+   * (bytes per line times height for raw video, the encoded frame as it
+   * is), one write() a frame, as v4l2loopback needs: it takes each write()
+   * as one frame.  sizeimage: the picture data and then zeros up to the
+   * driver's sizeimage, one write() a frame, as vb2's write() emulation
+   * needs: it queues a buffer only when sizeimage bytes are in.  auto
+   * picks payload for v4l2loopback (its driver name) and sizeimage for any
+   * other driver.  Byte streams (MPEG) are never padded.  Once the stream
+   * is configured the property reads back the choice in force.
+   */
+  g_object_class_install_property (gobject_class, PROP_WRITE_SIZE,
+      g_param_spec_enum ("write-size", "Write size",
+          "Bytes written a frame: the picture data alone (payload, "
+          "v4l2loopback), or padded with zeros to the driver's sizeimage "
+          "(sizeimage, vb2 drivers); auto tells them apart by the driver "
+          "name (reads back the choice once configured)",
+          GST_TYPE_FGRAB_WRITE_SIZE, DEFAULT_WRITE_SIZE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_set_static_metadata (element_class,
+      "Video (fgrab) write() sink", "Sink/Video/Hardware",
+      "Writes video to a V4L2 device with write() under poll()",
+      "The fgrab authors");
+
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_sink_change_state);
+
+  fgrab_object_install_sink_vfuncs (basesink_class);
+  /* GstVideoSink's set_caps only knows raw video; image/jpeg must pass */
+  basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_set_caps);
+  basesink_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_fgrab_sink_propose_allocation);
+  basesink_class->event = GST_DEBUG_FUNCPTR (gst_fgrab_sink_event);
+  basesink_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_sink_query);
+  basesink_class->preroll = GST_DEBUG_FUNCPTR (gst_fgrab_sink_preroll);
+  videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_WRITE_SIZE, 0);
+
+  GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
+      "V4L2 write() sink");
+}
+
+static void
+gst_fgrab_sink_init (GstFgrabSink * self)
+{
+  fgrab_object_init (&self->obj, GST_ELEMENT (self), TRUE, DEFAULT_DEVICE);
+  self->write_size = DEFAULT_WRITE_SIZE;
+  fgrab_writer_init (&self->writer, &self->obj);
 }

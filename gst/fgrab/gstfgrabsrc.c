@@ -63,19 +63,15 @@
 #include "fgrabdevice.h"
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
+#include "fgrabsrcalloc.h"
 #include "fgraburi.h"
 #include "gstfgrabsrc.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_fgrab_src_debug);
+GST_DEBUG_CATEGORY (gst_fgrab_src_debug);
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 #define DEFAULT_DEVICE "/dev/video0"
 
-/* Chunk read at a time from a byte-stream device when the driver does not
- * say how much it buffers. */
-#define DEFAULT_STREAM_CHUNK (64 * 1024)
-#define MAX_STREAM_CHUNK (1024 * 1024)
-#define MIN_POOL_BUFFERS 2
 /* Empty reads in a row taken as the end of the stream (see read_frame). */
 #define MAX_EMPTY_READS 16
 
@@ -94,12 +90,8 @@ struct _GstFgrabSrc
   FgrabFrameLayout layout;
   gint fps_n, fps_d;
   GstClockTime period;
-  /* how buffers relate to the driver's layout (decide_allocation) */
-  gboolean add_meta;
-  gboolean repack;
-  guint8 *staging;
-  gsize staging_size;
-  gsize read_size;
+  /* how frames reach buffers (decide_allocation) */
+  FgrabSrcAlloc alloc;
 
   FgrabFrameClock fclock;
   /* the node was reopened after EIO and no read has worked since */
@@ -116,68 +108,6 @@ G_DEFINE_TYPE_WITH_CODE (GstFgrabSrc, gst_fgrab_src, GST_TYPE_PUSH_SRC,
 GST_ELEMENT_REGISTER_DEFINE (fgrabsrc, "fgrabsrc", GST_RANK_NONE,
     GST_TYPE_FGRAB_SRC);
 
-static void gst_fgrab_src_finalize (GObject * object);
-static GstStateChangeReturn gst_fgrab_src_change_state (GstElement * element,
-    GstStateChange transition);
-static GstCaps *gst_fgrab_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter);
-static gboolean gst_fgrab_src_negotiate (GstBaseSrc * bsrc);
-static GstCaps *gst_fgrab_src_fixate (GstBaseSrc * bsrc, GstCaps * caps);
-static gboolean gst_fgrab_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps);
-static gboolean gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc,
-    GstQuery * query);
-static gboolean gst_fgrab_src_start (GstBaseSrc * bsrc);
-static gboolean gst_fgrab_src_stop (GstBaseSrc * bsrc);
-static gboolean gst_fgrab_src_unlock (GstBaseSrc * bsrc);
-static gboolean gst_fgrab_src_unlock_stop (GstBaseSrc * bsrc);
-static gboolean gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query);
-static GstFlowReturn gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf);
-
-static void
-gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
-  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
-
-  gobject_class->finalize = gst_fgrab_src_finalize;
-
-  fgrab_object_class_init (gobject_class, FALSE, DEFAULT_DEVICE);
-
-  gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) read() source", "Source/Video/Hardware",
-      "Captures video from a V4L2 device with read() under poll()",
-      "The fgrab authors");
-
-  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
-
-  basesrc_class->get_caps = GST_DEBUG_FUNCPTR (gst_fgrab_src_get_caps);
-  basesrc_class->negotiate = GST_DEBUG_FUNCPTR (gst_fgrab_src_negotiate);
-  basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_fgrab_src_fixate);
-  basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_src_set_caps);
-  basesrc_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_fgrab_src_decide_allocation);
-  basesrc_class->start = GST_DEBUG_FUNCPTR (gst_fgrab_src_start);
-  basesrc_class->stop = GST_DEBUG_FUNCPTR (gst_fgrab_src_stop);
-  basesrc_class->unlock = GST_DEBUG_FUNCPTR (gst_fgrab_src_unlock);
-  basesrc_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_fgrab_src_unlock_stop);
-  basesrc_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_src_query);
-  pushsrc_class->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
-
-
-  GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
-      "V4L2 read() source");
-}
-
-static void
-gst_fgrab_src_init (GstFgrabSrc * self)
-{
-  fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
-  gst_video_info_init (&self->info);
-
-  gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
-  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
-}
 
 static void
 gst_fgrab_src_finalize (GObject * object)
@@ -186,24 +116,9 @@ gst_fgrab_src_finalize (GObject * object)
 
   fgrab_object_finalize (&self->obj);
   gst_clear_caps (&self->configured_caps);
-  g_free (self->staging);
+  fgrab_src_alloc_clear (&self->alloc);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static GstStateChangeReturn
-gst_fgrab_src_change_state (GstElement * element, GstStateChange transition)
-{
-  return fgrab_object_change_state (&GST_FGRAB_SRC (element)->obj, transition,
-      GST_ELEMENT_CLASS (parent_class));
-}
-
-static GstCaps *
-gst_fgrab_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
-{
-  GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-
-  return fgrab_object_get_caps (&self->obj, GST_BASE_SRC_PAD (bsrc), filter);
 }
 
 /* TRUE when @s leaves the rate entirely open: the driver did not enumerate
@@ -501,205 +416,14 @@ gst_fgrab_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps)
   return ok;
 }
 
-/* Whether @stride and @offset (a video meta's, or a pool's layout) are the
- * caps' default layout. */
-/* Whether the buffers of @pool, as configured, come in the caps' default
- * layout.  A GstVideoBufferPool given a GstVideoAlignment pads its frames
- * (and says so in their video meta): read() would fill such a buffer with
- * the driver's lines packed as it sends them, and the meta would describe
- * something else. */
-static gboolean
-pool_layout_is_default (GstFgrabSrc * self, GstBufferPool * pool)
-{
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-  GstVideoAlignment align;
-  GstVideoInfo aligned = self->info;
-  gboolean ok = TRUE;
-
-  if (gst_buffer_pool_config_has_option (config,
-          GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT) &&
-      gst_buffer_pool_config_get_video_alignment (config, &align)) {
-    ok = gst_video_info_align (&aligned, &align) &&
-        fgrab_planes_are_default (&self->info,
-        GST_VIDEO_INFO_N_PLANES (&aligned), aligned.stride, aligned.offset);
-  }
-  gst_structure_free (config);
-  return ok;
-}
-
-/* How frames reach the buffers: read() straight in (the driver's layout
- * is the caps' default one, or downstream takes a video meta describing
- * it) or into staging and repacked.  Returns the buffer size, 0 when the
- * driver gives none. */
-static guint
-choose_buffer_layout (GstFgrabSrc * self, gboolean downstream_meta)
-{
-  const FgrabFrameLayout *layout = &self->layout;
-
-  g_free (self->staging);
-  self->staging = NULL;
-  self->staging_size = 0;
-  self->add_meta = FALSE;
-  self->repack = FALSE;
-
-  switch (self->format->kind) {
-    case FGRAB_FORMAT_KIND_RAW:
-      /* read() needs room for all the driver has, sizeimage included, or
-       * the rest of the frame would come with the next read */
-      self->read_size = layout->sizeimage;
-      if (fgrab_layout_is_default (layout, &self->info))
-        return MAX (layout->sizeimage, self->info.size);
-      if (downstream_meta) {
-        self->add_meta = TRUE;
-        return MAX (layout->sizeimage, self->info.size);
-      }
-      self->repack = TRUE;
-      self->staging_size = layout->sizeimage;
-      self->staging = g_malloc (self->staging_size);
-      return self->info.size;
-    case FGRAB_FORMAT_KIND_FRAMED:
-      self->read_size = layout->sizeimage;
-      return self->read_size;
-    default:
-      self->read_size = layout->sizeimage ?
-          CLAMP (layout->sizeimage, 4096, MAX_STREAM_CHUNK) :
-          DEFAULT_STREAM_CHUNK;
-      return self->read_size;
-  }
-}
-
-/* Frames are read (or repacked) into the caps' default layout: a pool
- * that pads them is asked not to.  FALSE when it insists. */
-static gboolean
-unpad_pool (GstFgrabSrc * self, GstBufferPool * pool)
-{
-  GstStructure *config;
-  GstVideoAlignment align;
-
-  if (pool_layout_is_default (self, pool))
-    return TRUE;
-  config = gst_buffer_pool_get_config (pool);
-  gst_video_alignment_reset (&align);
-  gst_buffer_pool_config_set_video_alignment (config, &align);
-  if (!gst_buffer_pool_set_config (pool, config) ||
-      !pool_layout_is_default (self, pool)) {
-    GST_DEBUG_OBJECT (self, "downstream pool insists on its padding");
-    return FALSE;
-  }
-  GST_DEBUG_OBJECT (self, "downstream pool set up without its padding");
-  return TRUE;
-}
-
-/* Downstream's @pool set up for our buffers, or NULL (@pool unreffed)
- * when it cannot take them. */
-static GstBufferPool *
-setup_downstream_pool (GstFgrabSrc * self, GstBufferPool * pool,
-    GstCaps * caps, guint size, guint min, guint max, gboolean video_meta)
-{
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  if (video_meta &&
-      gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    /* the pool may have adjusted the config: take it if it still fits */
-    config = gst_buffer_pool_get_config (pool);
-    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)) {
-      GST_DEBUG_OBJECT (self, "downstream pool refuses our sizes");
-      gst_structure_free (config);
-      gst_object_unref (pool);
-      return NULL;
-    }
-    if (!gst_buffer_pool_set_config (pool, config)) {
-      gst_object_unref (pool);
-      return NULL;
-    }
-  }
-  if (self->format->kind == FGRAB_FORMAT_KIND_RAW && !self->add_meta &&
-      !unpad_pool (self, pool)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
-/* A pool of our own, or NULL after posting an error. */
-static GstBufferPool *
-new_pool (GstFgrabSrc * self, GstCaps * caps, guint size, guint min,
-    guint max, gboolean video_meta)
-{
-  gboolean video = self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      !self->add_meta;
-  GstBufferPool *pool = video ? gst_video_buffer_pool_new () :
-      gst_buffer_pool_new ();
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  if (video_meta)
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Could not set up buffers of %u bytes for device '%s'.", size,
-            self->obj.device->path), (NULL));
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
 static gboolean
 gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-  GstBufferPool *pool = NULL;
-  GstCaps *caps;
-  guint size = 0, min = 0, max = 0, buf_size;
-  gboolean downstream_meta, video_meta, update;
 
-  gst_query_parse_allocation (query, &caps, NULL);
   if (self->format == NULL)
     return FALSE;
-
-  downstream_meta = gst_query_find_allocation_meta (query,
-      GST_VIDEO_META_API_TYPE, NULL);
-  buf_size = choose_buffer_layout (self, downstream_meta);
-  if (buf_size == 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Device '%s' reports an image size of 0 bytes.",
-            self->obj.device->path), (NULL));
-    return FALSE;
-  }
-  /* buffers in the default layout carry a video meta for who asks */
-  video_meta = self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      !self->add_meta && downstream_meta;
-  GST_DEBUG_OBJECT (self, "read size %" G_GSIZE_FORMAT ", buffer size %u, "
-      "meta %d, repack %d", self->read_size, buf_size, self->add_meta,
-      self->repack);
-
-  update = gst_query_get_n_allocation_pools (query) > 0;
-  if (update)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  /* buffers shaped by our own video meta need a plain pool */
-  if (pool && self->add_meta && GST_IS_VIDEO_BUFFER_POOL (pool))
-    gst_clear_object (&pool);
-  min = MAX (min, MIN_POOL_BUFFERS);
-
-  if (pool)
-    pool = setup_downstream_pool (self, pool, caps, buf_size, min, max,
-        video_meta);
-  if (pool == NULL &&
-      !(pool = new_pool (self, caps, buf_size, min, max, video_meta)))
-    return FALSE;
-
-  if (update)
-    gst_query_set_nth_allocation_pool (query, 0, pool, buf_size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, buf_size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
+  return fgrab_src_alloc_decide (&self->alloc, self->format->kind, query);
 }
 
 static gboolean
@@ -722,33 +446,13 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames captured, %"
       G_GUINT64_FORMAT " dropped", self->fclock.frames, self->fclock.dropped);
 
-  g_free (self->staging);
-  self->staging = NULL;
-  self->staging_size = 0;
+  fgrab_src_alloc_clear (&self->alloc);
   clear_configuration (self);
 
   /* The next start must find the node idle, ready for S_FMT.  A node that
    * went away cannot be reopened; stopping still succeeds, and start()
    * says what is wrong. */
   fgrab_object_reopen (&self->obj, FALSE);
-  return TRUE;
-}
-
-static gboolean
-gst_fgrab_src_unlock (GstBaseSrc * bsrc)
-{
-  GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-
-  fgrab_object_set_flushing (&self->obj, TRUE);
-  return TRUE;
-}
-
-static gboolean
-gst_fgrab_src_unlock_stop (GstBaseSrc * bsrc)
-{
-  GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-
-  fgrab_object_set_flushing (&self->obj, FALSE);
   return TRUE;
 }
 
@@ -832,7 +536,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (self->obj.device, data, self->read_size, &n,
+    res = fgrab_device_read (self->obj.device, data, self->alloc.read_size, &n,
         &error);
     self->obj.io_started = TRUE;
 
@@ -924,14 +628,14 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
   if (self->format == NULL)
     return GST_FLOW_NOT_NEGOTIATED;
 
-  if (self->repack) {
+  if (self->alloc.repack) {
     do {
-      ret = read_frame (self, self->staging, &size);
+      ret = read_frame (self, self->alloc.staging, &size);
       if (ret != GST_FLOW_OK)
         return ret;
     } while (!frame_is_whole (self, size));
-    if (!fgrab_repack_frame (buf, &self->info, self->staging, &self->layout,
-            FALSE)) {
+    if (!fgrab_repack_frame (buf, &self->info, self->alloc.staging,
+            &self->layout, FALSE)) {
       GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
           ("Could not map a video buffer."), (NULL));
       return GST_FLOW_ERROR;
@@ -944,11 +648,11 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
           ("Could not map a buffer."), (NULL));
       return GST_FLOW_ERROR;
     }
-    if (map.size < self->read_size) {
+    if (map.size < self->alloc.read_size) {
       gst_buffer_unmap (buf, &map);
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
           ("Buffers of %" G_GSIZE_FORMAT " bytes are too small for frames "
-              "of %" G_GSIZE_FORMAT " bytes.", map.size, self->read_size),
+              "of %" G_GSIZE_FORMAT " bytes.", map.size, self->alloc.read_size),
           (NULL));
       return GST_FLOW_ERROR;
     }
@@ -961,7 +665,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       return ret;
 
     if (self->format->kind == FGRAB_FORMAT_KIND_RAW) {
-      if (self->add_meta) {
+      if (self->alloc.add_meta) {
         if (gst_buffer_get_video_meta (buf) == NULL)
           gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
               GST_VIDEO_INFO_FORMAT (&self->info),
@@ -985,4 +689,49 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       " bytes, pts %" GST_TIME_FORMAT, GST_BUFFER_OFFSET (buf), size,
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
   return GST_FLOW_OK;
+}
+
+static void
+gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
+
+  gobject_class->finalize = gst_fgrab_src_finalize;
+
+  fgrab_object_class_init (gobject_class, FALSE, DEFAULT_DEVICE);
+
+  gst_element_class_set_static_metadata (element_class,
+      "Video (fgrab) read() source", "Source/Video/Hardware",
+      "Captures video from a V4L2 device with read() under poll()",
+      "The fgrab authors");
+
+  fgrab_object_install_src_vfuncs (basesrc_class);
+  basesrc_class->negotiate = GST_DEBUG_FUNCPTR (gst_fgrab_src_negotiate);
+  basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_fgrab_src_fixate);
+  basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_src_set_caps);
+  basesrc_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_fgrab_src_decide_allocation);
+  basesrc_class->start = GST_DEBUG_FUNCPTR (gst_fgrab_src_start);
+  basesrc_class->stop = GST_DEBUG_FUNCPTR (gst_fgrab_src_stop);
+  basesrc_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_src_query);
+  pushsrc_class->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
+
+
+  GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
+      "V4L2 read() source");
+  fgrab_frame_clock_debug_init ();
+}
+
+static void
+gst_fgrab_src_init (GstFgrabSrc * self)
+{
+  fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
+  gst_video_info_init (&self->info);
+  fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
+
+  gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
 }

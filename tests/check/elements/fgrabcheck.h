@@ -101,6 +101,29 @@ fgrab_check_assert_text_has (const gchar * text, const gchar * phrase, ...)
      GstElement *fgrab_check_harness_element (GstHarness * h,
     const gchar * factory);
 
+/* fgrabsink tests: the harness of an fgrabsink on @path with the
+ * properties @props (NULL: sync=false). */
+     GstHarness *fgrab_check_new_sink_harness (const gchar * path,
+    const gchar * props);
+/* Byte @i of pushed frame @n: a pattern unlike the fake's own, so that a
+ * byte from the wrong place or frame is found. */
+     guint8 fgrab_check_pushed_byte (guint n, gsize i);
+/* Frame @n of @size bytes, filled with fgrab_check_pushed_byte. */
+     GstBuffer *fgrab_check_new_frame (guint n, gsize size);
+/* Pushes frames @from .. @from + @count - 1 of @size bytes into @h; each
+ * must be taken. */
+     void fgrab_check_push_frames (GstHarness * h, guint from, guint count,
+    gsize size);
+/* The start most fgrabsink tests share: YUY2 320x240 at 30/1 negotiated
+ * on @h and frames 0 .. @count - 1 of that size pushed. */
+#define FGRAB_CHECK_YUY2_320_CAPS "video/x-raw, format=YUY2, width=320, " \
+    "height=240, framerate=30/1"
+#define FGRAB_CHECK_YUY2_320_SIZE (320 * 240 * 2)
+     void fgrab_check_push_yuy2 (GstHarness * h, guint count);
+/* The same on a new harness of fgrab_check_new_sink_harness. */
+     GstHarness *fgrab_check_sink_push_yuy2 (const gchar * path,
+    const gchar * props, guint count);
+
 /* a hang guard, not a timing requirement */
 #define FGRAB_CHECK_QUIESCE_TIMEOUT (10 * G_TIME_SPAN_SECOND)
 

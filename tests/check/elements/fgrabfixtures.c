@@ -283,3 +283,64 @@ fgrab_check_harness_element (GstHarness * h, const gchar * factory)
   fail_unless (element != NULL);
   return element;
 }
+
+/* ---------------------------------------------------------------------- */
+/* fgrabsink harnesses and the frames pushed into them */
+
+GstHarness *
+fgrab_check_new_sink_harness (const gchar * path, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("fgrabsink device=%s %s", path,
+      props ? props : "sync=false");
+  GstHarness *h = gst_harness_new_parse (desc);
+
+  g_free (desc);
+  return h;
+}
+
+guint8
+fgrab_check_pushed_byte (guint n, gsize i)
+{
+  return (n * 31 + i * 7 + (i >> 9)) & 0xff;
+}
+
+GstBuffer *
+fgrab_check_new_frame (guint n, gsize size)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+  gsize i;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (i = 0; i < size; i++)
+    map.data[i] = fgrab_check_pushed_byte (n, i);
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+void
+fgrab_check_push_frames (GstHarness * h, guint from, guint count, gsize size)
+{
+  guint n;
+
+  for (n = from; n < from + count; n++)
+    fail_unless_equals_int (gst_harness_push (h,
+            fgrab_check_new_frame (n, size)), GST_FLOW_OK);
+}
+
+void
+fgrab_check_push_yuy2 (GstHarness * h, guint count)
+{
+  gst_harness_set_src_caps_str (h, FGRAB_CHECK_YUY2_320_CAPS);
+  fgrab_check_push_frames (h, 0, count, FGRAB_CHECK_YUY2_320_SIZE);
+}
+
+GstHarness *
+fgrab_check_sink_push_yuy2 (const gchar * path, const gchar * props,
+    guint count)
+{
+  GstHarness *h = fgrab_check_new_sink_harness (path, props);
+
+  fgrab_check_push_yuy2 (h, count);
+  return h;
+}

@@ -36,57 +36,13 @@
 #include "fgrabcheck.h"
 
 #define FAKE_PATH "/dev/fake-video1"
-#define YUY2_320 "video/x-raw, format=YUY2, width=320, height=240, " \
-    "framerate=30/1"
+#define YUY2_320 FGRAB_CHECK_YUY2_320_CAPS
 #define YUY2_640 "video/x-raw, format=YUY2, width=640, height=480, " \
     "framerate=30/1"
-#define FRAME_320 (320 * 240 * 2)
+#define FRAME_320 FGRAB_CHECK_YUY2_320_SIZE
 #define FRAME_640 (640 * 480 * 2)
 /* how long a test waits for what must happen, or for what must not */
 #define HANG_GUARD_SECONDS 10
-
-static GstHarness *
-new_harness (const gchar * extra)
-{
-  gchar *desc = g_strdup_printf ("fgrabsink device=" FAKE_PATH " %s",
-      extra ? extra : "sync=false");
-  GstHarness *h = gst_harness_new_parse (desc);
-
-  g_free (desc);
-  return h;
-}
-
-/* Byte @i of pushed frame @n: a pattern unlike the fake's own, so that
- * a byte from the wrong place or frame is found. */
-static guint8
-pushed_byte (guint n, gsize i)
-{
-  return (n * 31 + i * 7 + (i >> 9)) & 0xff;
-}
-
-static GstBuffer *
-new_frame (guint n, gsize size)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
-  GstMapInfo map;
-  gsize i;
-
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (i = 0; i < size; i++)
-    map.data[i] = pushed_byte (n, i);
-  gst_buffer_unmap (buf, &map);
-  return buf;
-}
-
-static void
-push_frames (GstHarness * h, guint from, guint count, gsize size)
-{
-  guint n;
-
-  for (n = from; n < from + count; n++)
-    fail_unless_equals_int (gst_harness_push (h, new_frame (n, size)),
-        GST_FLOW_OK);
-}
 
 /* Written frame @index of the fake is exactly pushed frame @n. */
 static void
@@ -100,9 +56,9 @@ check_written_frame (FakeV4l2Device * dev, guint index, guint n, gsize size)
   data = g_bytes_get_data (bytes, &len);
   fail_unless_equals_uint64 (len, size);
   for (i = 0; i < len; i++) {
-    if (data[i] != pushed_byte (n, i))
+    if (data[i] != fgrab_check_pushed_byte (n, i))
       fail ("written frame %u byte %" G_GSIZE_FORMAT ": 0x%02x, expected "
-          "0x%02x", index, i, data[i], pushed_byte (n, i));
+          "0x%02x", index, i, data[i], fgrab_check_pushed_byte (n, i));
   }
   g_bytes_unref (bytes);
 }
@@ -224,8 +180,8 @@ GST_END_TEST;
 GST_START_TEST (test_negotiation_sets_format_and_output_parameters)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness ("sync=false writebuffers=3 "
-      "outputmode=high-quality extendedmode=5");
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH,
+      "sync=false writebuffers=3 " "outputmode=high-quality extendedmode=5");
   struct v4l2_format fmt;
   struct v4l2_streamparm parm;
 
@@ -248,7 +204,7 @@ GST_START_TEST (test_negotiation_sets_format_and_output_parameters)
   fail_unless_equals_int (parm.parm.output.extendedmode, 5);
   fail_unless_equals_int (parm.parm.output.writebuffers, 3);
 
-  push_frames (h, 0, 1, FRAME_640);
+  fgrab_check_push_frames (h, 0, 1, FRAME_640);
   check_written_frame (dev, 0, 0, FRAME_640);
   gst_harness_teardown (h);
 }
@@ -263,7 +219,7 @@ GST_START_TEST (test_variable_rate_asks_nominal_period)
 
   /* no intervals listed, TIMEPERFRAME: any rate, 0/1 (variable) too */
   fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_ENUM_FRAMEINTERVALS, ENOTTY);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=320, "
       "height=240, framerate=0/1");
   fail_unless (fake_v4l2_device_get_last_s_parm (dev, &parm));
@@ -278,8 +234,8 @@ GST_END_TEST;
 GST_START_TEST (test_writebuffers_and_outputmode_read_back_driver_values)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness ("sync=false writebuffers=8 "
-      "outputmode=high-quality");
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH,
+      "sync=false writebuffers=8 " "outputmode=high-quality");
   GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   guint writebuffers, outputmode;
 
@@ -311,7 +267,7 @@ GST_START_TEST (test_device_name_is_card_name)
   gchar *name = NULL;
 
   fgrab_check_new_output (FAKE_PATH);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   sink = fgrab_check_harness_element (h, "fgrabsink");
   g_object_get (sink, "device-name", &name, NULL);
   fail_unless_equals_string (name, "Fake output");
@@ -331,10 +287,9 @@ GST_START_TEST (test_s_parm_refused_is_a_warning)
 
   /* vivid's output */
   fake_v4l2_device_inject_ioctl_error (dev, VIDIOC_S_PARM, ENOTTY);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   bus = fgrab_check_harness_bus (h);
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 3, FRAME_320);
+  fgrab_check_push_yuy2 (h, 3);
 
   fgrab_check_assert_message (bus, GST_MESSAGE_WARNING, FAKE_PATH,
       "does not accept output parameters", NULL);
@@ -358,10 +313,9 @@ GST_START_TEST (test_no_timeperframe_is_a_warning)
   GstBus *bus;
 
   fake_v4l2_device_set_parm (dev, 0, 1, 25);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   bus = fgrab_check_harness_bus (h);
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
+  fgrab_check_push_yuy2 (h, 2);
 
   fgrab_check_assert_message (bus, GST_MESSAGE_WARNING,
       "cannot be told the frame rate", NULL);
@@ -376,10 +330,8 @@ GST_END_TEST;
 GST_START_TEST (test_frames_arrive_byte_exact)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_sink_push_yuy2 (FAKE_PATH, NULL, 5);
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 5, FRAME_320);
 
   /* the preroll frame is written once, not again when rendered */
   check_written_frames (dev, 5, FRAME_320);
@@ -398,12 +350,12 @@ GST_START_TEST (test_loopback_gets_payload_not_sizeimage)
   fake_v4l2_device_set_driver (dev, "v4l2 loopback");
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
   fake_v4l2_device_set_padding (dev, 0, 2048);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   gst_harness_set_src_caps_str (h, YUY2_320);
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.sizeimage, FRAME_320 + 2048);
 
-  push_frames (h, 0, 3, FRAME_320);
+  fgrab_check_push_frames (h, 0, 3, FRAME_320);
   check_written_frames (dev, 3, FRAME_320);
   gst_harness_teardown (h);
 }
@@ -427,7 +379,7 @@ check_frame_then_zeros (FakeV4l2Device * dev, guint index, guint n,
   data = g_bytes_get_data (bytes, &len);
   fail_unless_equals_uint64 (len, size);
   for (i = 0; i < len; i++) {
-    guint8 want = i < payload ? pushed_byte (n, i) : 0;
+    guint8 want = i < payload ? fgrab_check_pushed_byte (n, i) : 0;
 
     if (data[i] != want)
       fail ("written frame %u byte %" G_GSIZE_FORMAT ": 0x%02x, expected "
@@ -486,10 +438,7 @@ GST_START_TEST (test_vb2_frames_padded_to_sizeimage)
 
   fake_v4l2_device_set_driver (dev, "vivid");
   fake_v4l2_device_set_padding (dev, 0, 2048);
-  h = new_harness (NULL);
-  gst_harness_set_src_caps_str (h, YUY2_320);
-
-  push_frames (h, 0, 3, FRAME_320);
+  h = fgrab_check_sink_push_yuy2 (FAKE_PATH, NULL, 3);
   check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
   fail_unless_equals_int (fake_v4l2_device_get_pending_bytes (dev), 0);
   gst_harness_teardown (h);
@@ -505,10 +454,7 @@ GST_START_TEST (test_vb2_padded_lines_and_sizeimage)
 
   fake_v4l2_device_set_driver (dev, "vivid");
   fake_v4l2_device_set_padding (dev, 64, 1000);
-  h = new_harness (NULL);
-  gst_harness_set_src_caps_str (h, YUY2_320);
-
-  push_frames (h, 0, 3, FRAME_320);
+  h = fgrab_check_sink_push_yuy2 (FAKE_PATH, NULL, 3);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   for (i = 0; i < 3; i++)
     check_padded_frame_of_size (dev, i, i, 320, 240, 320 * 2 + 64,
@@ -529,12 +475,12 @@ GST_START_TEST (test_vb2_buffer_in_device_layout_padded_to_sizeimage)
 
   fake_v4l2_device_set_driver (dev, "vivid");
   fake_v4l2_device_set_padding (dev, 64, 300);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   gst_harness_set_src_caps_str (h, YUY2_320);
 
   /* straight from the buffer, then the zeros */
   for (n = 0; n < 2; n++) {
-    buf = new_frame (n, 704 * 240);
+    buf = fgrab_check_new_frame (n, 704 * 240);
     gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
         GST_VIDEO_FORMAT_YUY2, 320, 240, 1, offset, stride);
     fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
@@ -561,14 +507,14 @@ GST_START_TEST (test_vb2_jpeg_frames_padded_to_sizeimage)
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
       V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
       "framerate=30/1");
   fake_v4l2_device_get_format (dev, &fmt);
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
-    fail_unless_equals_int (gst_harness_push (h, new_frame (i, sizes[i])),
-        GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, fgrab_check_new_frame (i,
+                sizes[i])), GST_FLOW_OK);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
     check_frame_then_zeros (dev, i, i, sizes[i], fmt.fmt.pix.sizeimage);
@@ -593,17 +539,17 @@ GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
       V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   bus = fgrab_check_harness_bus (h);
   gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
       "framerate=30/1");
   sizeimage = 320 * 240 * 2;
 
-  fail_unless_equals_int (gst_harness_push (h, new_frame (0, 5000)),
+  fail_unless_equals_int (gst_harness_push (h, fgrab_check_new_frame (0, 5000)),
       GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (h, new_frame (1,
+  fail_unless_equals_int (gst_harness_push (h, fgrab_check_new_frame (1,
               sizeimage + 1000)), GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (h, new_frame (2, 777)),
+  fail_unless_equals_int (gst_harness_push (h, fgrab_check_new_frame (2, 777)),
       GST_FLOW_OK);
 
   fgrab_check_assert_message (bus, GST_MESSAGE_WARNING, "larger than",
@@ -615,7 +561,7 @@ GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
   data = g_bytes_get_data (bytes, &len);
   fail_unless_equals_uint64 (len, sizeimage);
   for (i = 0; i < len; i++) {
-    guint8 want = i < 1000 ? pushed_byte (1, sizeimage + i) : 0;
+    guint8 want = i < 1000 ? fgrab_check_pushed_byte (1, sizeimage + i) : 0;
 
     if (data[i] != want)
       fail ("second buffer of the large frame, byte %" G_GSIZE_FORMAT
@@ -636,12 +582,11 @@ GST_END_TEST;
 GST_START_TEST (test_unknown_driver_gets_sizeimage)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
 
   fake_v4l2_device_set_padding (dev, 0, 100);
   assert_write_size (h, "auto");
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
+  fgrab_check_push_yuy2 (h, 2);
   /* the choice reads back while configured */
   assert_write_size (h, "sizeimage");
 
@@ -656,12 +601,12 @@ GST_END_TEST;
 GST_START_TEST (test_write_size_payload_overrides_detection)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness ("sync=false write-size=payload");
+  GstHarness *h =
+      fgrab_check_new_sink_harness (FAKE_PATH, "sync=false write-size=payload");
 
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
   fake_v4l2_device_set_padding (dev, 0, 2048);
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 3, FRAME_320);
+  fgrab_check_push_yuy2 (h, 3);
   assert_write_size (h, "payload");
 
   check_written_frames (dev, 3, FRAME_320);
@@ -680,9 +625,8 @@ GST_START_TEST (test_write_size_sizeimage_overrides_detection)
   fake_v4l2_device_set_driver (dev, "v4l2 loopback");
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
   fake_v4l2_device_set_padding (dev, 0, 2048);
-  h = new_harness ("sync=false write-size=sizeimage");
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 3, FRAME_320);
+  h = fgrab_check_sink_push_yuy2 (FAKE_PATH, "sync=false write-size=sizeimage",
+      3);
   assert_write_size (h, "sizeimage");
 
   check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
@@ -694,13 +638,12 @@ GST_END_TEST;
 GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
 
   fake_v4l2_device_set_short_writes (dev, 1000);
   fake_v4l2_device_inject_io_error (dev, EINTR, 1, 3);
   fake_v4l2_device_inject_io_error (dev, EAGAIN, 2, 3);
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 4, FRAME_320);
+  fgrab_check_push_yuy2 (h, 4);
 
   check_written_frames (dev, 4, FRAME_320);
   gst_harness_teardown (h);
@@ -726,7 +669,7 @@ static gpointer
 push_worker (gpointer data)
 {
   Worker *w = data;
-  GstBuffer *buf = new_frame (w->n, FRAME_320);
+  GstBuffer *buf = fgrab_check_new_frame (w->n, FRAME_320);
 
   GST_BUFFER_PTS (buf) = w->pts;
   w->flow = gst_harness_push (w->h, buf);
@@ -787,13 +730,12 @@ worker_free (Worker * w)
 GST_START_TEST (test_unlock_during_blocked_write_returns)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   Worker *pusher = worker_new (h, NULL);
   Worker *stopper = worker_new (h, h->element);
   GThread *push_thread, *stop_thread;
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
+  fgrab_check_push_yuy2 (h, 2);
 
   /* the device takes nothing more: the streaming thread sits in poll */
   fake_v4l2_device_set_write_blocked (dev, TRUE);
@@ -824,13 +766,12 @@ GST_END_TEST;
 GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
   GstStateChangeReturn ret;
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 1, FRAME_320);
+  fgrab_check_push_yuy2 (h, 1);
 
   fake_v4l2_device_set_short_writes (dev, 10000);
   fake_v4l2_device_set_write_blocked (dev, TRUE);
@@ -868,14 +809,13 @@ GST_END_TEST;
 GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
   GstSegment segment;
   guint s_fmt_before;
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
+  fgrab_check_push_yuy2 (h, 2);
   s_fmt_before = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT);
 
   fake_v4l2_device_set_short_writes (dev, FRAME_320 / 4);
@@ -898,7 +838,7 @@ GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
 
   fake_v4l2_device_set_write_blocked (dev, FALSE);
   fake_v4l2_device_set_short_writes (dev, 0);
-  push_frames (h, 3, 1, FRAME_320);
+  fgrab_check_push_frames (h, 3, 1, FRAME_320);
 
   /* reopened and configured again; the half frame died with the close */
   fail_unless (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT) >
@@ -939,9 +879,9 @@ check_padded_frame_of_size (FakeV4l2Device * dev, guint index, guint n,
     for (x = 0; x < width * 2; x++) {
       gsize i = (gsize) y * width * 2 + x;
 
-      if (data[(gsize) y * bpl + x] != pushed_byte (n, i))
+      if (data[(gsize) y * bpl + x] != fgrab_check_pushed_byte (n, i))
         fail ("frame %u row %u byte %u: 0x%02x, expected 0x%02x", index, y,
-            x, data[(gsize) y * bpl + x], pushed_byte (n, i));
+            x, data[(gsize) y * bpl + x], fgrab_check_pushed_byte (n, i));
     }
   }
   g_bytes_unref (bytes);
@@ -958,7 +898,7 @@ check_padded_frame (FakeV4l2Device * dev, guint index, guint n, guint width,
 GST_START_TEST (test_padded_device_lines_are_repacked)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   struct v4l2_format fmt;
   guint i;
 
@@ -967,7 +907,7 @@ GST_START_TEST (test_padded_device_lines_are_repacked)
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.bytesperline, 320 * 2 + 64);
 
-  push_frames (h, 0, 3, FRAME_320);
+  fgrab_check_push_frames (h, 0, 3, FRAME_320);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   for (i = 0; i < 3; i++)
     check_padded_frame (dev, i, i, 320, 240, 320 * 2 + 64);
@@ -979,7 +919,7 @@ GST_END_TEST;
 GST_START_TEST (test_buffer_in_device_layout_is_written_as_is)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
   gint stride[GST_VIDEO_MAX_PLANES] = { 704, };
   GstBuffer *buf;
@@ -988,7 +928,7 @@ GST_START_TEST (test_buffer_in_device_layout_is_written_as_is)
   gst_harness_set_src_caps_str (h, YUY2_320);
 
   /* the whole buffer, padding included, is what the driver gets */
-  buf = new_frame (7, 704 * 240);
+  buf = fgrab_check_new_frame (7, 704 * 240);
   gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_YUY2, 320, 240, 1, offset, stride);
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
@@ -1001,7 +941,7 @@ GST_END_TEST;
 GST_START_TEST (test_allocation_proposes_device_layout)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   GstCaps *caps = gst_caps_from_string (YUY2_320);
   GstQuery *query = gst_query_new_allocation (caps, TRUE);
   GstBufferPool *pool = NULL;
@@ -1037,14 +977,13 @@ GST_END_TEST;
 GST_START_TEST (test_renegotiation_to_new_size)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   struct v4l2_format fmt;
   guint i;
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 3, FRAME_320);
+  fgrab_check_push_yuy2 (h, 3);
   gst_harness_set_src_caps_str (h, YUY2_640);
-  push_frames (h, 3, 3, FRAME_640);
+  fgrab_check_push_frames (h, 3, 3, FRAME_640);
 
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 6);
   for (i = 0; i < 6; i++) {
@@ -1065,14 +1004,13 @@ GST_END_TEST;
 GST_START_TEST (test_renegotiation_to_new_format)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   struct v4l2_format fmt;
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
+  fgrab_check_push_yuy2 (h, 2);
   gst_harness_set_src_caps_str (h, "video/x-raw, format=UYVY, width=320, "
       "height=240, framerate=30/1");
-  push_frames (h, 2, 2, FRAME_320);
+  fgrab_check_push_frames (h, 2, 2, FRAME_320);
 
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 4);
   fail_unless (fake_v4l2_device_get_written_frame_format (dev, 1, &fmt));
@@ -1090,7 +1028,7 @@ GST_END_TEST;
 GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
 
@@ -1108,7 +1046,7 @@ GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
   g_thread_join (push_thread);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
 
-  push_frames (h, 1, 1, FRAME_320);
+  fgrab_check_push_frames (h, 1, 1, FRAME_320);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
   check_written_frame (dev, 1, 1, FRAME_320);
   worker_free (pusher);
@@ -1120,7 +1058,8 @@ GST_END_TEST;
 GST_START_TEST (test_no_preroll_frame_without_show_preroll_frame)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness ("sync=false show-preroll-frame=false");
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH,
+      "sync=false show-preroll-frame=false");
   Worker *pusher = worker_new (h, NULL);
   GThread *push_thread;
 
@@ -1146,7 +1085,8 @@ GST_END_TEST;
 GST_START_TEST (test_sync_writes_frames_at_running_time)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness ("show-preroll-frame=false");
+  GstHarness *h =
+      fgrab_check_new_sink_harness (FAKE_PATH, "show-preroll-frame=false");
   GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   guint n;
 
@@ -1195,13 +1135,13 @@ GST_START_TEST (test_jpeg_frames_one_per_write)
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MJPEG, 320, 240);
   fake_v4l2_device_set_driver (dev, "v4l2 loopback");
   fake_v4l2_device_set_write_policy (dev, FAKE_V4L2_WRITE_PER_CALL);
-  h = new_harness (NULL);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
       "framerate=30/1");
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
-    fail_unless_equals_int (gst_harness_push (h, new_frame (i, sizes[i])),
-        GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (h, fgrab_check_new_frame (i,
+                sizes[i])), GST_FLOW_OK);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
     check_written_frame (dev, i, i, sizes[i]);
@@ -1214,14 +1154,13 @@ static void
 check_mid_stream_error (int err, const gchar * phrase)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   GstBus *bus = fgrab_check_harness_bus (h);
 
   fake_v4l2_device_inject_io_error (dev, err, 2, G_MAXUINT);
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
-  fail_unless_equals_int (gst_harness_push (h, new_frame (2, FRAME_320)),
-      GST_FLOW_ERROR);
+  fgrab_check_push_yuy2 (h, 2);
+  fail_unless_equals_int (gst_harness_push (h, fgrab_check_new_frame (2,
+              FRAME_320)), GST_FLOW_ERROR);
 
   fgrab_check_assert_message (bus, GST_MESSAGE_ERROR, phrase, FAKE_PATH, NULL);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
@@ -1317,10 +1256,10 @@ GST_START_TEST (test_state_cycles_close_the_device)
   guint i;
 
   for (i = 0; i < 20; i++) {
-    GstHarness *h = new_harness (NULL);
+    GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
 
     gst_harness_set_src_caps_str (h, YUY2_320);
-    push_frames (h, i, 1, FRAME_320);
+    fgrab_check_push_frames (h, i, 1, FRAME_320);
     gst_harness_teardown (h);
     fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
   }
@@ -1385,7 +1324,7 @@ GST_START_TEST (test_output_field_order_follows_standard)
   gsize size = 720 * output_order_cases[__i__].height * 2;
 
   fake_v4l2_device_set_fields (dev, V4L2_FIELD_INTERLACED, VIVID_SDTV_FIELDS);
-  h = new_harness (props);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, props);
   gst_harness_play (h);
 
   /* a writer that takes what the sink prefers gets the standard's order */
@@ -1403,7 +1342,7 @@ GST_START_TEST (test_output_field_order_follows_standard)
       output_order_cases[__i__].height == 480 ? "30000/1001" : "25/1",
       output_order_cases[__i__].order);
   gst_harness_set_src_caps_str (h, caps_str);
-  push_frames (h, 0, 1, size);
+  fgrab_check_push_frames (h, 0, 1, size);
   check_written_frame (dev, 0, 0, size);
   fail_unless (fake_v4l2_device_get_written_frame_format (dev, 0, &fmt));
   fail_unless_equals_int (fmt.fmt.pix.field, output_order_cases[__i__].field);
@@ -1426,7 +1365,7 @@ GST_START_TEST (test_output_and_norm_selected_at_open)
   gint output;
 
   fake_v4l2_device_set_input (dev, 1);
-  h = new_harness ("sync=false output=0 norm=NTSC");
+  h = fgrab_check_new_sink_harness (FAKE_PATH, "sync=false output=0 norm=NTSC");
   sink = fgrab_check_harness_element (h, "fgrabsink");
   gst_harness_play (h);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
@@ -1446,7 +1385,7 @@ GST_START_TEST (test_output_and_norm_selected_at_open)
 
   gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=720, "
       "height=480, framerate=30000/1001");
-  push_frames (h, 0, 1, 720 * 480 * 2);
+  fgrab_check_push_frames (h, 0, 1, 720 * 480 * 2);
   check_written_frame (dev, 0, 0, 720 * 480 * 2);
   fail_unless (fake_v4l2_device_get_written_frame_format (dev, 0, &fmt));
   fail_unless_equals_int (fmt.fmt.pix.height, 480);
@@ -1467,7 +1406,7 @@ GST_END_TEST;
 GST_START_TEST (test_output_set_in_ready_is_applied_at_start)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   gint output;
 
@@ -1476,7 +1415,7 @@ GST_START_TEST (test_output_set_in_ready_is_applied_at_start)
   g_object_set (sink, "output", 1, NULL);
   gst_harness_set_src_caps_str (h, YUY2_320);
   gst_harness_play (h);
-  push_frames (h, 0, 1, FRAME_320);
+  fgrab_check_push_frames (h, 0, 1, FRAME_320);
   check_written_frame (dev, 0, 0, FRAME_320);
 
   fail_unless_equals_int (fake_v4l2_device_get_input (dev), 1);
@@ -1491,7 +1430,7 @@ GST_END_TEST;
 GST_START_TEST (test_norm_set_in_ready_is_applied_at_start)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   struct v4l2_format fmt;
   gchar *nick;
@@ -1503,7 +1442,7 @@ GST_START_TEST (test_norm_set_in_ready_is_applied_at_start)
   gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=720, "
       "height=480, framerate=30000/1001");
   gst_harness_play (h);
-  push_frames (h, 0, 1, 720 * 480 * 2);
+  fgrab_check_push_frames (h, 0, 1, 720 * 480 * 2);
   check_written_frame (dev, 0, 0, 720 * 480 * 2);
 
   fail_unless (fake_v4l2_device_get_std (dev) == V4L2_STD_NTSC);
@@ -1523,11 +1462,10 @@ GST_END_TEST;
 GST_START_TEST (test_no_reopen_on_the_way_to_null)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   guint opens;
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
+  fgrab_check_push_yuy2 (h, 2);
   fail_unless_equals_int (gst_element_set_state (h->element,
           GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
   opens = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_QUERYCAP);
@@ -1546,12 +1484,11 @@ GST_END_TEST;
 GST_START_TEST (test_unplug_in_ready_tears_down_without_error)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   GstBus *bus = fgrab_check_harness_bus (h);
   gchar *text = NULL;
 
-  gst_harness_set_src_caps_str (h, YUY2_320);
-  push_frames (h, 0, 2, FRAME_320);
+  fgrab_check_push_yuy2 (h, 2);
   fail_unless_equals_int (gst_element_set_state (h->element,
           GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
   fake_v4l2_device_free (dev);
@@ -1628,14 +1565,14 @@ GST_END_TEST;
 GST_START_TEST (test_keep_leaves_output_and_norm_alone)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
-  GstHarness *h = new_harness (NULL);
+  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   GstElement *sink = fgrab_check_harness_element (h, "fgrabsink");
   gchar *nick;
   gint output;
 
   gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=720, "
       "height=576, framerate=25/1");
-  push_frames (h, 0, 1, 720 * 576 * 2);
+  fgrab_check_push_frames (h, 0, 1, 720 * 576 * 2);
   check_written_frame (dev, 0, 0, 720 * 576 * 2);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_S_OUTPUT), 0);

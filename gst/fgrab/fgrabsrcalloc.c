@@ -1,0 +1,249 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "fgrabsrcalloc.h"
+
+/* logged as the element's own */
+GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
+#define GST_CAT_DEFAULT gst_fgrab_src_debug
+
+/* Chunk read at a time from a byte-stream device when the driver does not
+ * say how much it buffers. */
+#define DEFAULT_STREAM_CHUNK (64 * 1024)
+#define MAX_STREAM_CHUNK (1024 * 1024)
+#define MIN_POOL_BUFFERS 2
+
+void
+fgrab_src_alloc_init (FgrabSrcAlloc * alloc, FgrabObject * obj,
+    const GstVideoInfo * info, const FgrabFrameLayout * layout)
+{
+  memset (alloc, 0, sizeof (*alloc));
+  alloc->obj = obj;
+  alloc->info = info;
+  alloc->layout = layout;
+}
+
+void
+fgrab_src_alloc_clear (FgrabSrcAlloc * alloc)
+{
+  g_free (alloc->staging);
+  alloc->staging = NULL;
+  alloc->add_meta = FALSE;
+  alloc->repack = FALSE;
+}
+
+/* Whether the buffers of @pool, as configured, come in the caps' default
+ * layout.  A GstVideoBufferPool given a GstVideoAlignment pads its frames
+ * (and says so in their video meta): read() would fill such a buffer with
+ * the driver's lines packed as it sends them, and the meta would describe
+ * something else. */
+static gboolean
+pool_layout_is_default (FgrabSrcAlloc * alloc, GstBufferPool * pool)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstVideoAlignment align;
+  GstVideoInfo aligned = *alloc->info;
+  gboolean ok = TRUE;
+
+  if (gst_buffer_pool_config_has_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT) &&
+      gst_buffer_pool_config_get_video_alignment (config, &align)) {
+    ok = gst_video_info_align (&aligned, &align) &&
+        fgrab_planes_are_default (alloc->info,
+        GST_VIDEO_INFO_N_PLANES (&aligned), aligned.stride, aligned.offset);
+  }
+  gst_structure_free (config);
+  return ok;
+}
+
+/* How frames reach the buffers: read() straight in (the driver's layout
+ * is the caps' default one, or downstream takes a video meta describing
+ * it) or into staging and repacked.  Returns the buffer size, 0 when the
+ * driver gives none. */
+static guint
+choose_buffer_layout (FgrabSrcAlloc * alloc, gboolean downstream_meta)
+{
+  const FgrabFrameLayout *layout = alloc->layout;
+
+  fgrab_src_alloc_clear (alloc);
+  switch (alloc->kind) {
+    case FGRAB_FORMAT_KIND_RAW:
+      /* read() needs room for all the driver has, sizeimage included, or
+       * the rest of the frame would come with the next read */
+      alloc->read_size = layout->sizeimage;
+      if (fgrab_layout_is_default (layout, alloc->info))
+        return MAX (layout->sizeimage, alloc->info->size);
+      if (downstream_meta) {
+        alloc->add_meta = TRUE;
+        return MAX (layout->sizeimage, alloc->info->size);
+      }
+      alloc->repack = TRUE;
+      alloc->staging = g_malloc (layout->sizeimage);
+      return alloc->info->size;
+    case FGRAB_FORMAT_KIND_FRAMED:
+      alloc->read_size = layout->sizeimage;
+      return alloc->read_size;
+    default:
+      alloc->read_size = layout->sizeimage ?
+          CLAMP (layout->sizeimage, 4096, MAX_STREAM_CHUNK) :
+          DEFAULT_STREAM_CHUNK;
+      return alloc->read_size;
+  }
+}
+
+/* Frames are read (or repacked) into the caps' default layout: a pool
+ * that pads them is asked not to.  FALSE when it insists. */
+static gboolean
+unpad_pool (FgrabSrcAlloc * alloc, GstBufferPool * pool)
+{
+  GstStructure *config;
+  GstVideoAlignment align;
+
+  if (pool_layout_is_default (alloc, pool))
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_video_alignment_reset (&align);
+  gst_buffer_pool_config_set_video_alignment (config, &align);
+  if (!gst_buffer_pool_set_config (pool, config) ||
+      !pool_layout_is_default (alloc, pool)) {
+    GST_DEBUG_OBJECT (alloc->obj->element,
+        "downstream pool insists on its padding");
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (alloc->obj->element,
+      "downstream pool set up without its padding");
+  return TRUE;
+}
+
+/* Downstream's @pool set up for our buffers, or NULL (@pool unreffed)
+ * when it cannot take them. */
+static GstBufferPool *
+setup_downstream_pool (FgrabSrcAlloc * alloc, GstBufferPool * pool,
+    GstCaps * caps, guint size, guint min, guint max, gboolean video_meta)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (video_meta &&
+      gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    /* the pool may have adjusted the config: take it if it still fits */
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)) {
+      GST_DEBUG_OBJECT (alloc->obj->element,
+          "downstream pool refuses our sizes");
+      gst_structure_free (config);
+      gst_object_unref (pool);
+      return NULL;
+    }
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      gst_object_unref (pool);
+      return NULL;
+    }
+  }
+  if (alloc->kind == FGRAB_FORMAT_KIND_RAW && !alloc->add_meta &&
+      !unpad_pool (alloc, pool)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* A pool of our own, or NULL after posting an error. */
+static GstBufferPool *
+new_pool (FgrabSrcAlloc * alloc, GstCaps * caps, guint size, guint min,
+    guint max, gboolean video_meta)
+{
+  gboolean video = alloc->kind == FGRAB_FORMAT_KIND_RAW && !alloc->add_meta;
+  GstBufferPool *pool = video ? gst_video_buffer_pool_new () :
+      gst_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (video_meta)
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_ELEMENT_ERROR (alloc->obj->element, RESOURCE, SETTINGS,
+        ("Could not set up buffers of %u bytes for device '%s'.", size,
+            alloc->obj->device->path), (NULL));
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+gboolean
+fgrab_src_alloc_decide (FgrabSrcAlloc * alloc, FgrabFormatKind kind,
+    GstQuery * query)
+{
+  GstBufferPool *pool = NULL;
+  GstCaps *caps;
+  guint size = 0, min = 0, max = 0, buf_size;
+  gboolean downstream_meta, video_meta, update;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  alloc->kind = kind;
+
+  downstream_meta = gst_query_find_allocation_meta (query,
+      GST_VIDEO_META_API_TYPE, NULL);
+  buf_size = choose_buffer_layout (alloc, downstream_meta);
+  if (buf_size == 0) {
+    GST_ELEMENT_ERROR (alloc->obj->element, RESOURCE, SETTINGS,
+        ("Device '%s' reports an image size of 0 bytes.",
+            alloc->obj->device->path), (NULL));
+    return FALSE;
+  }
+  /* buffers in the default layout carry a video meta for who asks */
+  video_meta = alloc->kind == FGRAB_FORMAT_KIND_RAW &&
+      !alloc->add_meta && downstream_meta;
+  GST_DEBUG_OBJECT (alloc->obj->element,
+      "read size %" G_GSIZE_FORMAT ", buffer size %u, " "meta %d, repack %d",
+      alloc->read_size, buf_size, alloc->add_meta, alloc->repack);
+
+  update = gst_query_get_n_allocation_pools (query) > 0;
+  if (update)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  /* buffers shaped by our own video meta need a plain pool */
+  if (pool && alloc->add_meta && GST_IS_VIDEO_BUFFER_POOL (pool))
+    gst_clear_object (&pool);
+  min = MAX (min, MIN_POOL_BUFFERS);
+
+  if (pool)
+    pool = setup_downstream_pool (alloc, pool, caps, buf_size, min, max,
+        video_meta);
+  if (pool == NULL &&
+      !(pool = new_pool (alloc, caps, buf_size, min, max, video_meta)))
+    return FALSE;
+
+  if (update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, buf_size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, buf_size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
