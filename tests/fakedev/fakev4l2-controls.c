@@ -1342,8 +1342,7 @@ fake_v4l2_device_get_signal (FakeV4l2Device * dev, guint tuner)
 }
 
 gboolean
-fake_v4l2_controls_get_value (FakeV4l2Device * dev, guint32 id,
-    gint64 * value)
+fake_v4l2_controls_get_value (FakeV4l2Device * dev, guint32 id, gint64 * value)
 {
   FakeCtrl *c = find_ctrl (dev, id);
 

@@ -336,8 +336,7 @@ crc32_mpeg (const guint8 * p, gsize len)
 }
 
 static void
-ts_header (guint8 * p, guint pid, gboolean start, gboolean adaptation,
-    guint cc)
+ts_header (guint8 * p, guint pid, gboolean start, gboolean adaptation, guint cc)
 {
   p[0] = 0x47;
   p[1] = (start ? 0x40 : 0) | ((pid >> 8) & 0x1f);
@@ -684,8 +683,7 @@ fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out)
 /* Public API */
 
 void
-fake_v4l2_device_set_encoder_commands (FakeV4l2Device * dev,
-    gboolean supported)
+fake_v4l2_device_set_encoder_commands (FakeV4l2Device * dev, gboolean supported)
 {
   g_return_if_fail (dev != NULL);
   g_mutex_lock (&fake_v4l2_lock);
@@ -757,8 +755,7 @@ fake_v4l2_device_get_ended_on_gop (FakeV4l2Device * dev)
 }
 
 void
-fake_v4l2_device_set_stream_start_offset (FakeV4l2Device * dev,
-    guint64 offset)
+fake_v4l2_device_set_stream_start_offset (FakeV4l2Device * dev, guint64 offset)
 {
   g_return_if_fail (dev != NULL);
   g_mutex_lock (&fake_v4l2_lock);
@@ -791,8 +788,7 @@ fake_v4l2_device_stall (FakeV4l2Device * dev, gboolean stalled)
 }
 
 void
-fake_v4l2_device_set_stall_ends_on_reopen (FakeV4l2Device * dev,
-    gboolean ends)
+fake_v4l2_device_set_stall_ends_on_reopen (FakeV4l2Device * dev, gboolean ends)
 {
   g_return_if_fail (dev != NULL);
   g_mutex_lock (&fake_v4l2_lock);

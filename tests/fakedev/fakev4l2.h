@@ -486,8 +486,10 @@ guint64 fake_v4l2_device_get_empty_reads (FakeV4l2Device * dev);
 /* MPEG encoder cards (fakev4l2-encoder.c).
  *
  * An ivtv/cx18 encoder node: capture, READWRITE only (no streaming
- * ioctls), driver "cx18", V4L2_PIX_FMT_MPEG only at 720x480 (sizeimage
- * 128 KiB as ivtv's G_FMT), content ENCODER, the codec controls of
+ * ioctls), driver "cx18", V4L2_PIX_FMT_MPEG only at 720x480, field
+ * INTERLACED, no ENUM_FRAMESIZES, no TIMEPERFRAME in G_PARM (sizeimage
+ * the fake's 256 KiB for MPEG; ivtv says 128 KiB), content ENCODER, the
+ * codec controls of
  * fake_v4l2_device_add_mpeg_controls() (a program stream; the transport
  * stream is not offered, as cx2341x_handler_init() skips it: enable it
  * with fake_v4l2_device_set_menu_skip_mask (dev,
@@ -593,8 +595,7 @@ void fake_v4l2_hm12_reference_nv12 (guint64 n, guint width, guint height,
  * (each 16 rows of 16 bytes, tiles left to right, then top to bottom),
  * then the CbCr plane in 16x8 tiles (8 rows of 8 CbCr pairs) in the same
  * order; width x height x 3 / 2 bytes. */
-void fake_v4l2_hm12_frame (guint64 n, guint width, guint height,
-    guint8 * out);
+void fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out);
 
 /* Devices from the environment, for programs that do not call this API
  * (gst-launch-1.0, the examples, Python; fakev4l2-env.c):

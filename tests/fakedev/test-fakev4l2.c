@@ -3085,8 +3085,7 @@ test_encoder_program_stream (void)
       FAKE_V4L2_ENCODER_GOP_FRAMES * FAKE_V4L2_ENCODER_PACK_SIZE);
   new_encoder ();
   fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
-  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, len,
-      10000);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, len, 10000);
   for (off = 0; off < len; off += FAKE_V4L2_ENCODER_PACK_SIZE) {
     const guint8 *p = buf + off, *pes, *es;
     gboolean gop_start = off % gop == 0;
@@ -3401,8 +3400,7 @@ test_encoder_pause_resume (void)
   g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_RESUME, 0, NULL), ==, -1);
   g_assert_cmpint (errno, ==, EPERM);
 
-  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, 1000,
-      4096);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, 1000, 4096);
   g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_PAUSE, 0, NULL), ==, 0);
   g_assert_true (fake_v4l2_device_is_encoder_paused (dev));
   g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
@@ -3707,8 +3705,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/encoder/stop-at-gop-end",
       test_encoder_stop_at_gop_end);
   g_test_add_func ("/fakev4l2/encoder/stop-now", test_encoder_stop_now);
-  g_test_add_func ("/fakev4l2/encoder/pause-resume",
-      test_encoder_pause_resume);
+  g_test_add_func ("/fakev4l2/encoder/pause-resume", test_encoder_pause_resume);
   g_test_add_func ("/fakev4l2/encoder/start-and-try",
       test_encoder_start_and_try);
   g_test_add_func ("/fakev4l2/encoder/no-commands", test_encoder_no_commands);
