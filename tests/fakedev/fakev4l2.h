@@ -603,7 +603,12 @@ void fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out);
  * when the library loads.  capture: YUYV 320x240 and 640x480, intervals
  * 1/30 and 1/15, rate policy NEAREST, frames TIMED, current 320x240 at 1/30.
  * output: YUYV 320x240, 640x480 and 1280x720, the same intervals, write
- * policy PER_CALL.  A bad entry ends the process (exit 2).
+ * policy PER_CALL.  encoder: fake_v4l2_device_new_encoder() whose stream
+ * comes in real time (frames TIMED, one pack per frame period);
+ * encoder-ts: the same with the stream type set to the transport stream
+ * (one frame's 188-byte packets per period); hm12:
+ * fake_v4l2_device_new_hm12(), frames TIMED.  A bad entry ends the process
+ * (exit 2).
  * FAKEV4L2_REPORT=FILE: at exit, every process that issued QUERYCAP on one
  * of them appends its current format, timeperframe, read/write buffers and
  * the frames read, or the runs of written frames ("written N frames YUYV
