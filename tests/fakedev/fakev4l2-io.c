@@ -582,6 +582,12 @@ fake_close (int fd, gboolean * handled)
      * cx18 stop the capture) */
     if (ffd->streaming) {
       dev->streaming = FALSE;
+      /* a new capture is a new stream, from its first pack */
+      if (dev->content == FAKE_V4L2_CONTENT_ENCODER &&
+          dev->enc_state != FAKE_ENC_IDLE) {
+        dev->stream_pos = 0;
+        dev->unit_left = 0;
+      }
       fake_v4l2_encoder_reset (dev);
     }
     if (--dev->open_count == 0) {

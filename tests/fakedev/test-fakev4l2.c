@@ -3474,8 +3474,16 @@ test_encoder_start_and_try (void)
   g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 1);
   g_assert_cmpuint (fake_v4l2_device_get_encoder_cmd_count (dev,
           V4L2_ENC_CMD_START), ==, 2);
-  close (fd2);
+
+  /* closing the fd that captures stops the encoder (ivtv_v4l2_close); the
+   * next capture is a new stream from its first pack, although another
+   * fd kept the device open */
   close (fd);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+  read_stream_exactly (fd2, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf,
+      sizeof (buf), 4096);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 2);
+  close (fd2);
   fake_v4l2_reset ();
 }
 
