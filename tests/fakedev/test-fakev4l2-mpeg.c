@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -183,10 +184,79 @@ test_ffprobe (void)
   }
 }
 
+static gchar *self_path;
+
+/* The FAKEV4L2_DEVICES kinds encoder and encoder-ts, which the library
+ * makes when it loads: a child process of this program registered with
+ * them reads one GOP from the node and hands it back on stdout. */
+static void
+test_env_kinds (void)
+{
+  const gchar *kinds[] = { "encoder", "encoder-ts" };
+  guint32 types[] = { V4L2_MPEG_STREAM_TYPE_MPEG2_PS,
+    V4L2_MPEG_STREAM_TYPE_MPEG2_TS
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (kinds); i++) {
+    gsize len = fake_v4l2_encoder_gop_length (types[i]);
+    gchar *spec = g_strdup_printf ("%s=%s", ENC_PATH, kinds[i]);
+    gchar *len_str = g_strdup_printf ("%" G_GSIZE_FORMAT, len);
+    gchar **envp = g_environ_setenv (g_get_environ (), "FAKEV4L2_DEVICES",
+        spec, TRUE);
+    const gchar *argv[] = { self_path, "--read-env-device", len_str, NULL };
+    gchar *out = NULL;
+    gint status;
+    GError *error = NULL;
+    guint8 *want = g_malloc (len);
+
+    g_assert_true (g_spawn_sync (NULL, (gchar **) argv, envp,
+            G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+            &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    fake_v4l2_encoder_stream_bytes (types[i], 720, 480, 0, want, len);
+    g_assert_cmpmem (out, len, want, len);
+    g_free (want);
+    g_free (out);
+    g_strfreev (envp);
+    g_free (len_str);
+    g_free (spec);
+  }
+}
+
+/* The child of test_env_kinds. */
+static int
+read_env_device (gsize len)
+{
+  guint8 *buf = g_malloc (len);
+  gsize got = 0;
+  int fd = open (ENC_PATH, O_RDONLY);
+
+  if (fd < 0)
+    return 1;
+  while (got < len) {
+    gssize n = read (fd, buf + got, len - got);
+
+    if (n <= 0)
+      return 1;
+    got += n;
+  }
+  close (fd);
+  if (fwrite (buf, 1, len, stdout) != len)
+    return 1;
+  g_free (buf);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   const gchar *ffprobe_prog = g_getenv ("FFPROBE");
+
+  if (argc == 3 && strcmp (argv[1], "--read-env-device") == 0)
+    return read_env_device (g_ascii_strtoull (argv[2], NULL, 10));
+  self_path = argv[0];
 
   g_test_init (&argc, &argv, NULL);
   gst_init (NULL, NULL);
@@ -195,6 +265,7 @@ main (int argc, char **argv)
       test_typefind_program_stream);
   g_test_add_func ("/fakev4l2-mpeg/typefind/transport-stream",
       test_typefind_transport_stream);
+  g_test_add_func ("/fakev4l2-mpeg/env-kinds", test_env_kinds);
   /* registered only where the build found ffprobe (never skipped) */
   if (ffprobe_prog != NULL && *ffprobe_prog != '\0')
     g_test_add_func ("/fakev4l2-mpeg/ffprobe", test_ffprobe);
