@@ -1340,3 +1340,35 @@ fake_v4l2_device_get_signal (FakeV4l2Device * dev, guint tuner)
   g_mutex_unlock (&fake_v4l2_lock);
   return s;
 }
+
+gboolean
+fake_v4l2_controls_get_value (FakeV4l2Device * dev, guint32 id, gint64 * value)
+{
+  FakeCtrl *c = find_ctrl (dev, id);
+
+  if (c == NULL || c->type == V4L2_CTRL_TYPE_STRING)
+    return FALSE;
+  *value = c->value;
+  return TRUE;
+}
+
+/* As v4l2_ctrl_modify_range() keeps a value that is still valid. */
+void
+fake_v4l2_device_set_menu_skip_mask (FakeV4l2Device * dev, guint32 id,
+    guint64 skip_mask)
+{
+  FakeCtrl *c;
+
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  c = find_ctrl (dev, id);
+  if (c != NULL && (c->type == V4L2_CTRL_TYPE_MENU ||
+          c->type == V4L2_CTRL_TYPE_INTEGER_MENU)) {
+    c->skip_mask = skip_mask;
+    if (c->value < 64 && (skip_mask & (G_GUINT64_CONSTANT (1) << c->value)))
+      c->value = c->def;
+  }
+  g_mutex_unlock (&fake_v4l2_lock);
+  if (c == NULL)
+    warn_ctrl (dev, id, "no such menu control");
+}

@@ -73,6 +73,28 @@ env_output_new (const gchar * path)
   return dev;
 }
 
+/* An ivtv/cx18 MPEG node whose stream comes in real time: one frame's
+ * pack (or packets) every frame period. */
+static FakeV4l2Device *
+env_encoder_new (const gchar * path, gboolean ts)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_encoder (path);
+
+  if (dev == NULL)
+    return NULL;
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  if (ts) {
+    fake_v4l2_device_set_menu_skip_mask (dev, V4L2_CID_MPEG_STREAM_TYPE, 0);
+    fake_v4l2_device_set_control (dev, V4L2_CID_MPEG_STREAM_TYPE,
+        V4L2_MPEG_STREAM_TYPE_MPEG2_TS);
+    fake_v4l2_device_set_stream_chunk (dev,
+        FAKE_V4L2_ENCODER_TS_PACKETS_PER_FRAME * 188);
+  } else {
+    fake_v4l2_device_set_stream_chunk (dev, FAKE_V4L2_ENCODER_PACK_SIZE);
+  }
+  return dev;
+}
+
 static void __attribute__((constructor))
     fake_v4l2_env_init (void)
 {
@@ -104,12 +126,21 @@ static void __attribute__((constructor))
       } else if (strcmp (eq + 1, "output") == 0) {
         output = TRUE;
         dev = env_output_new (entry);
+      } else if (strcmp (eq + 1, "encoder") == 0) {
+        dev = env_encoder_new (entry, FALSE);
+      } else if (strcmp (eq + 1, "encoder-ts") == 0) {
+        dev = env_encoder_new (entry, TRUE);
+      } else if (strcmp (eq + 1, "hm12") == 0) {
+        dev = fake_v4l2_device_new_hm12 (entry);
+        if (dev != NULL)
+          fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
       }
     }
     /* a typo must not turn into a test that quietly talks to real /dev */
     if (dev == NULL) {
       g_printerr ("fakev4l2: bad FAKEV4L2_DEVICES entry '%s' (want "
-          "PATH=capture or PATH=output, each path once)\n", orig);
+          "PATH=capture, output, encoder, encoder-ts or hm12, each path "
+          "once)\n", orig);
       _exit (2);
     }
     g_free (orig);

@@ -76,6 +76,8 @@ static const FormatInfo format_infos[] = {
   PLANAR (YUV420, 2, 1, 2, 2), PLANAR (YVU420, 2, 1, 2, 2),
   PLANAR (YUV422P, 2, 1, 2, 1), PLANAR (YUV411P, 2, 1, 4, 1),
   PLANAR (YUV410, 2, 1, 4, 4), PLANAR (YVU410, 2, 1, 4, 4),
+  /* NV12 in tiles: the same bytes per line and per frame (ivtv) */
+  PLANAR (HM12, 1, 2, 2, 2),
 
   {V4L2_PIX_FMT_MJPEG, KIND_JPEG, 0, 0, 0, 1, 1},
   {V4L2_PIX_FMT_JPEG, KIND_JPEG, 0, 0, 0, 1, 1},

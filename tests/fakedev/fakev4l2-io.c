@@ -187,7 +187,8 @@ fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now)
     dev->timed_pending = depth;
     /* the oldest frames are lost, and so are their numbers, so the gap
      * shows in the content; a stream just stays continuous */
-    if (dev->content != FAKE_V4L2_CONTENT_STREAM)
+    if (dev->content == FAKE_V4L2_CONTENT_RAW ||
+        dev->content == FAKE_V4L2_CONTENT_VARIABLE)
       dev->frame_seq += excess;
   }
 }
@@ -293,7 +294,18 @@ capture_ready (FakeV4l2Device * dev)
   /* an armed error wakes the app so that its read() can fail */
   if (io_error_armed (dev) || dev->in_frame || dev->queue_error)
     return TRUE;
-  if (dev->content == FAKE_V4L2_CONTENT_STREAM)
+  if (dev->stalled)
+    return FALSE;
+  if (dev->content == FAKE_V4L2_CONTENT_ENCODER) {
+    /* ivtv_v4l2_enc_poll(): readable at the end of the stream too, and
+     * the rest of a stopped capture is all there */
+    if (dev->enc_state == FAKE_ENC_STOPPING)
+      return TRUE;
+    if (dev->enc_paused)
+      return FALSE;
+  }
+  if (dev->content == FAKE_V4L2_CONTENT_STREAM ||
+      dev->content == FAKE_V4L2_CONTENT_ENCODER)
     return stream_available (dev) > 0;
   return units_available (dev) > 0;
 }
@@ -523,8 +535,9 @@ fake_open (const char *path, int flags, gboolean * handled)
     dev->frame_seq = 0;
     dev->in_frame = FALSE;
     dev->queue_error = FALSE;
-    dev->stream_pos = 0;
+    dev->stream_pos = dev->stream_start_offset;
     dev->unit_left = 0;
+    fake_v4l2_encoder_reset (dev);
     fake_v4l2_timed_reset (dev);
     g_byte_array_set_size (dev->accum, 0);
   }
@@ -565,10 +578,21 @@ fake_close (int fd, gboolean * handled)
   dev = ffd->dev;
   if (dev != NULL) {
     dev->fds = g_list_remove (dev->fds, ffd);
-    /* closing the fd that streams stops it (releases the queue) */
-    if (ffd->streaming)
+    /* closing the fd that streams stops it (releases the queue; ivtv and
+     * cx18 stop the capture) */
+    if (ffd->streaming) {
       dev->streaming = FALSE;
+      /* a new capture is a new stream, from its first pack */
+      if (dev->content == FAKE_V4L2_CONTENT_ENCODER &&
+          dev->enc_state != FAKE_ENC_IDLE) {
+        dev->stream_pos = 0;
+        dev->unit_left = 0;
+      }
+      fake_v4l2_encoder_reset (dev);
+    }
     if (--dev->open_count == 0) {
+      if (dev->stall_ends_on_reopen)
+        dev->stalled = FALSE;
       /* vb2 throws a half written frame away on release, and releasing
        * the queue (streamoff) clears its error */
       g_byte_array_set_size (dev->accum, 0);
@@ -685,7 +709,8 @@ again:
     fake_v4l2_timed_advance (dev, now);
   }
 
-  framed = dev->content != FAKE_V4L2_CONTENT_STREAM;
+  framed = dev->content == FAKE_V4L2_CONTENT_RAW ||
+      dev->content == FAKE_V4L2_CONTENT_VARIABLE;
   vb2 = framed && dev->read_model == FAKE_V4L2_READ_VB2;
   if (vb2 && dev->queue_error) {
     /* vb2_core_dqbuf() and vb2_core_qbuf() fail while q->error is set */
@@ -708,8 +733,48 @@ again:
     g_mutex_unlock (&fake_v4l2_lock);
     return 0;
   }
+  /* a stalled driver hands out nothing new; the rest of a buffer begun
+   * is already there */
+  if (dev->stalled && !dev->in_frame)
+    goto wait;
 
-  if (dev->content == FAKE_V4L2_CONTENT_STREAM) {
+  if (dev->content == FAKE_V4L2_CONTENT_ENCODER) {
+    if (dev->enc_state == FAKE_ENC_IDLE)
+      fake_v4l2_encoder_start (dev, ffd);
+    if (dev->enc_state == FAKE_ENC_STOPPING) {
+      if (dev->stream_pos >= dev->enc_eos_at) {
+        GList *l;
+
+        /* ivtv_read(): end of stream, and the stream is released; the
+         * next read() starts a new capture from its beginning */
+        fake_v4l2_encoder_reset (dev);
+        dev->stream_pos = 0;
+        dev->unit_left = 0;
+        dev->streaming = FALSE;
+        for (l = dev->fds; l; l = l->next)
+          ((FakeFd *) l->data)->streaming = FALSE;
+        fake_v4l2_sync_readiness (dev);
+        g_mutex_unlock (&fake_v4l2_lock);
+        return 0;
+      }
+      n = MIN (count, stream_chunk (dev));
+      n = MIN (n, dev->enc_eos_at - dev->stream_pos);
+      dev->enc_after_stop += n;
+    } else {
+      guint64 avail = stream_available (dev);
+
+      if (dev->enc_paused || avail == 0)
+        goto wait;
+      n = MIN (count, stream_chunk (dev));
+      n = MIN (n, avail);
+      stream_consume (dev, n);
+    }
+    fake_v4l2_encoder_fill (dev, dev->stream_pos, out, n);
+    dev->stream_pos += n;
+    dev->enc_read_any = TRUE;
+    dev->enc_last_pos = dev->stream_pos;
+    dev->frames_read++;
+  } else if (dev->content == FAKE_V4L2_CONTENT_STREAM) {
     guint64 avail = stream_available (dev);
 
     if (avail == 0)
@@ -746,9 +811,13 @@ again:
     n = MIN (count, dev->frame_len - dev->frame_off);
     for (i = 0; i < n; i++) {
       gsize pos = dev->frame_off + i;
-      out[i] = dev->content == FAKE_V4L2_CONTENT_VARIABLE ?
-          variable_byte (dev->cur_n, pos, dev->frame_full) :
-          fake_v4l2_frame_byte (dev->cur_n, pos);
+      if (dev->content == FAKE_V4L2_CONTENT_VARIABLE)
+        out[i] = variable_byte (dev->cur_n, pos, dev->frame_full);
+      else if (dev->cur_pixfmt == V4L2_PIX_FMT_HM12)
+        out[i] = fake_v4l2_hm12_byte (dev->cur_n, dev->cur_width,
+            dev->cur_height, pos);
+      else
+        out[i] = fake_v4l2_frame_byte (dev->cur_n, pos);
     }
     dev->frame_off += n;
     if (dev->frame_off >= dev->frame_len ||
@@ -897,7 +966,9 @@ fake_ioctl (int fd, unsigned long request, void *arg, gboolean * handled)
     return -1;
   *handled = TRUE;
   if (err == 0) {
+    ffd->dev->cur_ffd = ffd;
     err = fake_v4l2_handle_ioctl (ffd->dev, (guint32) request, arg);
+    ffd->dev->cur_ffd = NULL;
     fake_v4l2_sync_readiness (ffd->dev);
   }
   g_mutex_unlock (&fake_v4l2_lock);

@@ -433,6 +433,8 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     return err;
   if (fake_v4l2_controls_ioctl (dev, request, arg, &err))
     return err;
+  if (fake_v4l2_encoder_ioctl (dev, request, arg, &err))
+    return err;
 
   switch (request) {
     case (guint32) VIDIOC_QUERYCAP:

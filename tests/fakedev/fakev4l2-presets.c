@@ -164,3 +164,47 @@ fake_v4l2_device_add_mpeg_controls (FakeV4l2Device * dev)
       V4L2_CTRL_TYPE_INTEGER, "Video Peak Bitrate", 0, 27000000, 1, 8000000,
       busy);
 }
+
+/* ivtv's and cx18's MPEG capture node (ivtv_g_fmt_vid_cap: the size is
+ * the encoder's, sizeimage 128 KiB, bytesperline 0; read() only). */
+FakeV4l2Device *
+fake_v4l2_device_new_encoder (const gchar * path)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (path, FALSE);
+
+  if (dev == NULL)
+    return NULL;
+  fake_v4l2_device_set_card (dev, "Hauppauge HVR-1600");
+  fake_v4l2_device_set_driver (dev, "cx18");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
+      V4L2_FMT_FLAG_COMPRESSED, "MPEG");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 480);
+  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_MPEG, 720, 480,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
+  fake_v4l2_device_set_parm (dev, 0, 1001, 30000);
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_ENCODER);
+  fake_v4l2_device_add_mpeg_controls (dev);
+  fake_v4l2_device_set_encoder_commands (dev, TRUE);
+  return dev;
+}
+
+/* ivtv's and cx18's YUV capture node (ivtv_g_fmt_vid_cap for
+ * IVTV_ENC_STREAM_TYPE_YUV). */
+FakeV4l2Device *
+fake_v4l2_device_new_hm12 (const gchar * path)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (path, FALSE);
+
+  if (dev == NULL)
+    return NULL;
+  fake_v4l2_device_set_card (dev, "Hauppauge HVR-1600");
+  fake_v4l2_device_set_driver (dev, "cx18");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_HM12, 0, "HM12 (YUV 4:2:0)");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_HM12, 720, 480);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_HM12, 720, 576);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_HM12, 720, 480,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_SMPTE170M);
+  fake_v4l2_device_set_parm (dev, 0, 1001, 30000);
+  return dev;
+}

@@ -131,6 +131,15 @@ typedef struct
   struct v4l2_fract period;
 } FakeStdFormat;
 
+typedef enum
+{
+  /* not capturing: the next read() starts */
+  FAKE_ENC_IDLE,
+  FAKE_ENC_CAPTURING,
+  /* stopped: the rest up to enc_eos_at, then one read() of 0 */
+  FAKE_ENC_STOPPING,
+} FakeEncState;
+
 struct _FakeV4l2Device
 {
   gchar *path;
@@ -249,6 +258,33 @@ struct _FakeV4l2Device
    * with the first read() and stop it when that fd is closed (there is no
    * STREAMOFF for read()/write()). */
   gboolean streaming;
+  /* the fd whose ioctl is being answered, NULL otherwise */
+  FakeFd *cur_ffd;
+
+  /* STREAM and ENCODER: where the first open starts reading */
+  guint64 stream_start_offset;
+  /* stalled: no data, not readable (fake_v4l2_device_stall) */
+  gboolean stalled;
+  gboolean stall_ends_on_reopen;
+
+  /* the encoder (fakev4l2-encoder.c) */
+  gboolean enc_cmds;
+  FakeEncState enc_state;
+  gboolean enc_paused;
+  /* fixed at the start of a capture, as the controls are busy then */
+  guint32 enc_stream_type;
+  guint enc_width, enc_height;
+  /* STOPPING: the stream ends at this position */
+  guint64 enc_eos_at;
+  guint enc_cmd_counts[4];
+  guint enc_starts;
+  guint64 enc_after_stop;
+  /* the position after the last byte read, if any was */
+  gboolean enc_read_any;
+  guint64 enc_last_pos;
+  /* one generated GOP, enc_gop_index (-1: none) */
+  guint8 *enc_gop;
+  gint64 enc_gop_index;
 };
 
 /* fakev4l2-formats.c */
@@ -303,6 +339,28 @@ G_GNUC_INTERNAL void fake_v4l2_controls_clear (FakeV4l2Device * dev);
  * then *err is its result (0 or an errno). */
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_ioctl (FakeV4l2Device * dev,
     guint32 request, void *arg, int *err);
+
+/* Current value of control @id (FALSE: none, or a string control). */
+G_GNUC_INTERNAL gboolean fake_v4l2_controls_get_value (FakeV4l2Device * dev,
+    guint32 id, gint64 * value);
+
+/* fakev4l2-encoder.c */
+/* TRUE when @request is an encoder command ioctl; then *err is its
+ * result (0 or an errno).  dev->cur_ffd is the fd it came on. */
+G_GNUC_INTERNAL gboolean fake_v4l2_encoder_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+/* Starts a capture for @ffd (the stream position is left alone). */
+G_GNUC_INTERNAL void fake_v4l2_encoder_start (FakeV4l2Device * dev,
+    FakeFd * ffd);
+/* Back to IDLE, unpaused (open, last close). */
+G_GNUC_INTERNAL void fake_v4l2_encoder_reset (FakeV4l2Device * dev);
+/* Bytes @pos.. of the capture's stream. */
+G_GNUC_INTERNAL void fake_v4l2_encoder_fill (FakeV4l2Device * dev,
+    guint64 pos, guint8 * out, gsize n);
+G_GNUC_INTERNAL void fake_v4l2_encoder_free (FakeV4l2Device * dev);
+/* Byte @pos of HM12 frame @n. */
+G_GNUC_INTERNAL guint8 fake_v4l2_hm12_byte (guint64 n, guint width,
+    guint height, gsize pos);
 
 /* fakev4l2-io.c */
 /* The one lock over everything, and the tables it guards. */

@@ -126,6 +126,8 @@ fake_v4l2_device_new (const gchar * path, gboolean output)
   dev->read_model = FAKE_V4L2_READ_VB2;
   dev->payloads = g_array_new (FALSE, FALSE, sizeof (FakePayload));
   dev->stream_chunk = DEFAULT_STREAM_CHUNK;
+  dev->enc_gop_index = -1;
+  dev->enc_eos_at = G_MAXUINT64;
 
   g_queue_init (&dev->io_errors);
   dev->ioctl_errors = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -171,6 +173,7 @@ device_unregister (FakeV4l2Device * dev)
 static void
 device_destroy (FakeV4l2Device * dev)
 {
+  fake_v4l2_encoder_free (dev);
   g_free (dev->path);
   g_free (dev->card);
   g_free (dev->driver);

@@ -67,6 +67,14 @@ typedef enum
    * returns min (count, stream chunk) bytes; frames do not exist.  Byte k
    * of the stream is fake_v4l2_stream_byte (k). */
   FAKE_V4L2_CONTENT_STREAM,
+  /* The MPEG stream of an encoder card (ivtv, cx18; fakev4l2-encoder.c):
+   * a byte stream like STREAM, whose bytes are real MPEG-2 packets of the
+   * "Stream Type" control's value at the start of the capture (program
+   * stream, or transport stream for V4L2_MPEG_STREAM_TYPE_MPEG2_TS),
+   * byte k being fake_v4l2_encoder_stream_bytes() at k.  The first read()
+   * starts the encoder; VIDIOC_ENCODER_CMD stops, pauses and resumes it
+   * (fake_v4l2_device_set_encoder_commands). */
+  FAKE_V4L2_CONTENT_ENCODER,
 } FakeV4l2Content;
 
 typedef enum
@@ -475,13 +483,132 @@ guint64 fake_v4l2_device_get_dropped_frames (FakeV4l2Device * dev);
  * counted). */
 guint64 fake_v4l2_device_get_empty_reads (FakeV4l2Device * dev);
 
+/* MPEG encoder cards (fakev4l2-encoder.c).
+ *
+ * An ivtv/cx18 encoder node: capture, READWRITE only (no streaming
+ * ioctls), driver "cx18", V4L2_PIX_FMT_MPEG only at 720x480, field
+ * INTERLACED, no ENUM_FRAMESIZES, no TIMEPERFRAME in G_PARM (sizeimage
+ * the fake's 256 KiB for MPEG; ivtv says 128 KiB), content ENCODER, the
+ * codec controls of
+ * fake_v4l2_device_add_mpeg_controls() (a program stream; the transport
+ * stream is not offered, as cx2341x_handler_init() skips it: enable it
+ * with fake_v4l2_device_set_menu_skip_mask (dev,
+ * V4L2_CID_MPEG_STREAM_TYPE, 0) for a card like saa7164 that has both),
+ * and encoder commands answered as ivtv_encoder_cmd() does. */
+FakeV4l2Device *fake_v4l2_device_new_encoder (const gchar * path);
+/* Replaces the items a MENU control does not offer (see
+ * add_menu_control); the value is kept when still offered, else the
+ * default. */
+void fake_v4l2_device_set_menu_skip_mask (FakeV4l2Device * dev, guint32 id,
+    guint64 skip_mask);
+
+/* Frames of the encoder's stream in a GOP: a sequence header
+ * (0x000001B3) and a GOP header (0x000001B8) start every GOP. */
+#define FAKE_V4L2_ENCODER_GOP_FRAMES 12
+/* Program stream: every frame is one pack of this many bytes (pack
+ * header 0x000001BA, the GOP's first pack also a system header
+ * 0x000001BB, then one video PES 0x000001E0); a GOP is
+ * FAKE_V4L2_ENCODER_GOP_FRAMES packs. */
+#define FAKE_V4L2_ENCODER_PACK_SIZE 2048
+/* Transport stream: 188-byte packets; a GOP is a PAT (PID 0) and a PMT
+ * (PID FAKE_V4L2_ENCODER_PMT_PID) packet, then for every frame this many
+ * packets of one video PES on PID FAKE_V4L2_ENCODER_VIDEO_PID (also the
+ * PCR PID, a PCR in the first packet of every frame). */
+#define FAKE_V4L2_ENCODER_TS_PACKETS_PER_FRAME 8
+#define FAKE_V4L2_ENCODER_PMT_PID 0x20
+#define FAKE_V4L2_ENCODER_VIDEO_PID 0x21
+/* Bytes of one GOP of @stream_type (a V4L2_MPEG_STREAM_TYPE_*: the
+ * transport stream for MPEG2_TS, the program stream for every other). */
+gsize fake_v4l2_encoder_gop_length (guint32 stream_type);
+/* Bytes @offset.. @offset + @len - 1 of the stream an encoder of
+ * @stream_type at @width x @height (frame rate 30000/1001 up to 480
+ * lines, else 25) produces from its start: the same bytes the device's
+ * read() returns. */
+void fake_v4l2_encoder_stream_bytes (guint32 stream_type, guint width,
+    guint height, guint64 offset, guint8 * out, gsize len);
+
+/* FALSE (default for every device but the encoder preset): the node has
+ * no encoder commands, VIDIOC_ENCODER_CMD and VIDIOC_TRY_ENCODER_CMD
+ * answer ENOTTY (pvrusb2).  TRUE: answered as ivtv_encoder_cmd() and
+ * ivtv_try_encoder_cmd() do:
+ * - START: flags cleared; starts the capture as the first read() would
+ *   (EBUSY when another fd streams); no-op while capturing or stopping.
+ * - STOP: flags other than V4L2_ENC_CMD_STOP_AT_GOP_END cleared (not
+ *   refused).  With STOP_AT_GOP_END the stream goes on to the end of the
+ *   GOP begun (if the last byte read ended one, nothing more), else it
+ *   ends at once; after the rest, read() returns 0 (end of stream) once
+ *   and the next read() starts a new capture from the stream's byte 0.
+ *   The fd polls readable while stopping.  Not capturing: 0, no effect.
+ * - PAUSE / RESUME: flags cleared; EPERM when not capturing; paused, no
+ *   data comes and the fd does not poll readable.
+ * - any other cmd: EINVAL.  TRY_ENCODER_CMD adjusts the flags the same
+ *   way and changes nothing. */
+void fake_v4l2_device_set_encoder_commands (FakeV4l2Device * dev,
+    gboolean supported);
+/* Successful VIDIOC_ENCODER_CMD calls with @cmd (V4L2_ENC_CMD_*). */
+guint fake_v4l2_device_get_encoder_cmd_count (FakeV4l2Device * dev,
+    guint32 cmd);
+/* Captures started (by a read() or by START) since the device was made. */
+guint fake_v4l2_device_get_encoder_starts (FakeV4l2Device * dev);
+/* Whether the encoder is paused. */
+gboolean fake_v4l2_device_is_encoder_paused (FakeV4l2Device * dev);
+/* Bytes read since the last STOP command. */
+guint64 fake_v4l2_device_get_bytes_after_stop (FakeV4l2Device * dev);
+/* Whether the last byte read ended a GOP (FALSE before any read). */
+gboolean fake_v4l2_device_get_ended_on_gop (FakeV4l2Device * dev);
+/* STREAM and ENCODER content: the first open (no other fd open) reads
+ * from byte @offset of the stream on, as a reader does that joins a
+ * capture begun before it: an @offset that is no multiple of the pack or
+ * packet size starts in the middle of one.  Default 0. */
+void fake_v4l2_device_set_stream_start_offset (FakeV4l2Device * dev,
+    guint64 offset);
+/* The stream position of the next byte read (STREAM and ENCODER). */
+guint64 fake_v4l2_device_get_stream_position (FakeV4l2Device * dev);
+
+/* A stalled capture device (any content): no data comes, read() blocks
+ * (EAGAIN when non-blocking) and the fd does not poll readable, until
+ * stall (dev, FALSE); with set_stall_ends_on_reopen (dev, TRUE) also
+ * when the last fd is closed, like a driver reset by a reopen (HD PVR).
+ * Injected errors still fail the reads they are queued for. */
+void fake_v4l2_device_stall (FakeV4l2Device * dev, gboolean stalled);
+void fake_v4l2_device_set_stall_ends_on_reopen (FakeV4l2Device * dev,
+    gboolean ends);
+gboolean fake_v4l2_device_is_stalled (FakeV4l2Device * dev);
+
+/* HM12 (V4L2_PIX_FMT_NV12_16L16), the raw YUV 4:2:0 of cx2341x cards. */
+#ifndef V4L2_PIX_FMT_HM12
+#define V4L2_PIX_FMT_HM12 v4l2_fourcc ('H', 'M', '1', '2')
+#endif
+/* An ivtv/cx18 YUV node: capture, READWRITE only, driver "cx18",
+ * V4L2_PIX_FMT_HM12 at 720x480 and 720x576 (bytesperline 720, sizeimage
+ * 720 * height * 3 / 2, field INTERLACED, colorspace SMPTE170M as
+ * ivtv_g_fmt_vid_cap() has them), current 720x480.  Raw frame n read
+ * from it is fake_v4l2_hm12_frame (n, ...). */
+FakeV4l2Device *fake_v4l2_device_new_hm12 (const gchar * path);
+/* The reference NV12 frame @n (a Y plane of @width x @height bytes, then
+ * interleaved CbCr of @width x @height / 2 bytes, no padding): what a
+ * correct de-tiling of HM12 frame n gives.  @width and @height are
+ * multiples of 16. */
+void fake_v4l2_hm12_reference_nv12 (guint64 n, guint width, guint height,
+    guint8 * out);
+/* The same frame as the card delivers it: the Y plane in 16x16 tiles
+ * (each 16 rows of 16 bytes, tiles left to right, then top to bottom),
+ * then the CbCr plane in 16x8 tiles (8 rows of 8 CbCr pairs) in the same
+ * order; width x height x 3 / 2 bytes. */
+void fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out);
+
 /* Devices from the environment, for programs that do not call this API
  * (gst-launch-1.0, the examples, Python; fakev4l2-env.c):
  * FAKEV4L2_DEVICES="/dev/video0=capture;/dev/video10=output" registers them
  * when the library loads.  capture: YUYV 320x240 and 640x480, intervals
  * 1/30 and 1/15, rate policy NEAREST, frames TIMED, current 320x240 at 1/30.
  * output: YUYV 320x240, 640x480 and 1280x720, the same intervals, write
- * policy PER_CALL.  A bad entry ends the process (exit 2).
+ * policy PER_CALL.  encoder: fake_v4l2_device_new_encoder() whose stream
+ * comes in real time (frames TIMED, one pack per frame period);
+ * encoder-ts: the same with the stream type set to the transport stream
+ * (one frame's 188-byte packets per period); hm12:
+ * fake_v4l2_device_new_hm12(), frames TIMED.  A bad entry ends the process
+ * (exit 2).
  * FAKEV4L2_REPORT=FILE: at exit, every process that issued QUERYCAP on one
  * of them appends its current format, timeperframe, read/write buffers and
  * the frames read, or the runs of written frames ("written N frames YUYV

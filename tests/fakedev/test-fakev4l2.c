@@ -2957,6 +2957,683 @@ test_tuner (void)
   fake_v4l2_reset ();
 }
 
+
+/* ---------------------------------------------------------------------- */
+/* MPEG encoder cards */
+
+#define ENC_PATH "/nonexistent-fakev4l2/video32"
+
+static FakeV4l2Device *
+new_encoder (void)
+{
+  FakeV4l2Device *dev;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new_encoder (ENC_PATH);
+  g_assert_nonnull (dev);
+  return dev;
+}
+
+/* Reads @len bytes of the stream, in reads of at most @chunk, and checks
+ * them against the stream the encoder makes from @offset. */
+static void
+read_stream_exactly (int fd, guint32 stream_type, guint64 offset,
+    guint8 * out, gsize len, gsize chunk)
+{
+  guint8 *want = g_malloc (len);
+  gsize got = 0;
+
+  while (got < len) {
+    gssize n = read (fd, out + got, MIN (chunk, len - got));
+
+    g_assert_cmpint (n, >, 0);
+    got += n;
+  }
+  fake_v4l2_encoder_stream_bytes (stream_type, 720, 480, offset, want, len);
+  g_assert_cmpmem (out, len, want, len);
+  g_free (want);
+}
+
+static gboolean
+is_start_code (const guint8 * p, guint8 code)
+{
+  return p[0] == 0 && p[1] == 0 && p[2] == 1 && p[3] == code;
+}
+
+static guint64
+pack_scr (const guint8 * p)
+{
+  return ((guint64) (p[4] & 0x38) << 27) | ((guint64) (p[4] & 0x03) << 28) |
+      ((guint64) p[5] << 20) | ((guint64) (p[6] & 0xf8) << 12) |
+      ((guint64) (p[6] & 0x03) << 13) | ((guint64) p[7] << 5) | (p[8] >> 3);
+}
+
+/* Finds start code @code in @p..@p + @len. */
+static const guint8 *
+find_start_code (const guint8 * p, gsize len, guint8 code)
+{
+  gsize i;
+
+  for (i = 0; i + 4 <= len; i++)
+    if (is_start_code (p + i, code))
+      return p + i;
+  return NULL;
+}
+
+static void
+test_encoder_node (void)
+{
+  struct v4l2_capability cap;
+  struct v4l2_fmtdesc fd_desc;
+  struct v4l2_frmsizeenum fs;
+  struct v4l2_format fmt;
+  struct v4l2_queryctrl qc;
+  int fd;
+
+  new_encoder ();
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  memset (&cap, 0, sizeof (cap));
+  assert_ioctl_ok (fd, VIDIOC_QUERYCAP, &cap);
+  g_assert_cmpstr ((const char *) cap.driver, ==, "cx18");
+  g_assert_cmpuint (cap.device_caps, ==,
+      V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE);
+
+  memset (&fd_desc, 0, sizeof (fd_desc));
+  fd_desc.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_ENUM_FMT, &fd_desc);
+  g_assert_cmpuint (fd_desc.pixelformat, ==, V4L2_PIX_FMT_MPEG);
+  g_assert_cmpuint (fd_desc.flags, ==, V4L2_FMT_FLAG_COMPRESSED);
+  fd_desc.index = 1;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FMT, &fd_desc, EINVAL);
+  /* ivtv and cx18 have no ENUM_FRAMESIZES */
+  memset (&fs, 0, sizeof (fs));
+  fs.pixel_format = V4L2_PIX_FMT_MPEG;
+  assert_ioctl_fails (fd, VIDIOC_ENUM_FRAMESIZES, &fs, ENOTTY);
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = CAP;
+  assert_ioctl_ok (fd, VIDIOC_G_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_MPEG);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 720);
+  g_assert_cmpuint (fmt.fmt.pix.height, ==, 480);
+  g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 0);
+  g_assert_cmpuint (fmt.fmt.pix.sizeimage, >, 0);
+
+  /* the codec controls of cx2341x: a program stream, TS not offered */
+  memset (&qc, 0, sizeof (qc));
+  qc.id = V4L2_CID_MPEG_STREAM_TYPE;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_cmpint (qc.default_value, ==, V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* Pack headers as ivtv's VBI insertion looks for them
+ * (ivtv_copy_buf_to_user), a system header and a sequence header + GOP
+ * header opening every GOP, SCRs one frame apart, PES of video 0xe0 with
+ * a PTS filling each pack. */
+static void
+test_encoder_program_stream (void)
+{
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  gsize len = 3 * gop, off;
+  guint8 *buf = g_malloc (len);
+  guint64 scr = 0;
+  int fd;
+
+  g_assert_cmpuint (gop, ==,
+      FAKE_V4L2_ENCODER_GOP_FRAMES * FAKE_V4L2_ENCODER_PACK_SIZE);
+  new_encoder ();
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, len, 10000);
+  for (off = 0; off < len; off += FAKE_V4L2_ENCODER_PACK_SIZE) {
+    const guint8 *p = buf + off, *pes, *es;
+    gboolean gop_start = off % gop == 0;
+    gsize pes_len;
+
+    g_assert_true (is_start_code (p, 0xba));
+    g_assert_cmpuint (p[4] & 0xc4, ==, 0x44);
+    g_assert_cmpuint (p[12] & 3, ==, 3);
+    g_assert_cmpuint (p[13] & 7, ==, 0);
+    if (off > 0)
+      g_assert_cmpuint (pack_scr (p), ==, scr + 3003);
+    scr = pack_scr (p);
+    pes = p + 14;
+    if (gop_start) {
+      g_assert_true (is_start_code (pes, 0xbb));
+      pes += 6 + ((pes[4] << 8) | pes[5]);
+    }
+    g_assert_true (is_start_code (pes, 0xe0));
+    pes_len = 6 + ((pes[4] << 8) | pes[5]);
+    /* the PES ends where the pack does */
+    g_assert_cmpuint (pes - p + pes_len, ==, FAKE_V4L2_ENCODER_PACK_SIZE);
+    g_assert_cmpuint (pes[6] & 0xc0, ==, 0x80);
+    g_assert_cmpuint (pes[7] & 0xc0, ==, 0x80);
+    g_assert_cmpuint (pes[9] & 0xf0, ==, 0x20);
+    es = pes + 9 + pes[8];
+    if (gop_start) {
+      g_assert_true (is_start_code (es, 0xb3));
+      /* 720 x 480, 4:3, 29.97 */
+      g_assert_cmpuint (es[4], ==, 720 >> 4);
+      g_assert_cmpuint (((es[5] & 0x0f) << 8) | es[6], ==, 480);
+      g_assert_cmpuint (es[7], ==, 0x24);
+      g_assert_nonnull (find_start_code (es, 64, 0xb8));
+    } else {
+      g_assert_null (find_start_code (es, pes_len - 9 - pes[8], 0xb3));
+      g_assert_null (find_start_code (es, pes_len - 9 - pes[8], 0xb8));
+      g_assert_true (is_start_code (es, 0x00));
+    }
+  }
+  close (fd);
+  g_free (buf);
+  fake_v4l2_reset ();
+}
+
+static guint32
+crc32_mpeg (const guint8 * p, gsize len)
+{
+  guint32 crc = 0xffffffff;
+  gsize i;
+  guint b;
+
+  for (i = 0; i < len; i++) {
+    crc ^= (guint32) p[i] << 24;
+    for (b = 0; b < 8; b++)
+      crc = (crc & 0x80000000) ? (crc << 1) ^ 0x04c11db7 : crc << 1;
+  }
+  return crc;
+}
+
+static void
+set_stream_type (int fd, gint32 type)
+{
+  struct v4l2_control c = { V4L2_CID_MPEG_STREAM_TYPE, type };
+
+  assert_ioctl_ok (fd, VIDIOC_S_CTRL, &c);
+}
+
+/* 188-byte packets: a PAT and a PMT (CRCs right) open every GOP, the
+ * video PES with its PCR on the first packet of every frame, continuity
+ * counters without a gap on each PID. */
+static void
+test_encoder_transport_stream (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_TS);
+  gsize len = 2 * gop, off;
+  guint8 *buf = g_malloc (len);
+  gint cc_video = -1;
+  guint frames = 0;
+  int fd;
+
+  g_assert_cmpuint (gop % 188, ==, 0);
+  /* cx2341x skips the transport stream */
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  {
+    struct v4l2_control c = { V4L2_CID_MPEG_STREAM_TYPE,
+      V4L2_MPEG_STREAM_TYPE_MPEG2_TS
+    };
+    assert_ioctl_fails (fd, VIDIOC_S_CTRL, &c, EINVAL);
+  }
+  fake_v4l2_device_set_menu_skip_mask (dev, V4L2_CID_MPEG_STREAM_TYPE, 0);
+  set_stream_type (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_TS);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_TS, 0, buf, len, 4096);
+
+  for (off = 0; off < len; off += 188) {
+    const guint8 *p = buf + off;
+    guint pid = ((p[1] & 0x1f) << 8) | p[2];
+    gboolean pusi = (p[1] & 0x40) != 0;
+    guint cc = p[3] & 0x0f;
+
+    g_assert_cmpuint (p[0], ==, 0x47);
+    if (off % gop == 0) {
+      /* PAT: program 1 -> PMT PID */
+      g_assert_cmpuint (pid, ==, 0);
+      g_assert_true (pusi);
+      g_assert_cmpuint (p[5], ==, 0x00);
+      g_assert_cmpuint (((p[15] & 0x1f) << 8) | p[16], ==,
+          FAKE_V4L2_ENCODER_PMT_PID);
+      g_assert_cmpuint (crc32_mpeg (p + 5, 3 + 13), ==, 0);
+      g_assert_cmpuint (cc, ==, (off / gop) & 0xf);
+    } else if (off % gop == 188) {
+      /* PMT: MPEG-2 video on the video PID, also the PCR PID */
+      g_assert_cmpuint (pid, ==, FAKE_V4L2_ENCODER_PMT_PID);
+      g_assert_cmpuint (p[5], ==, 0x02);
+      g_assert_cmpuint (((p[13] & 0x1f) << 8) | p[14], ==,
+          FAKE_V4L2_ENCODER_VIDEO_PID);
+      g_assert_cmpuint (p[17], ==, 0x02);
+      g_assert_cmpuint (crc32_mpeg (p + 5, 3 + 18), ==, 0);
+    } else {
+      g_assert_cmpuint (pid, ==, FAKE_V4L2_ENCODER_VIDEO_PID);
+      if (cc_video >= 0)
+        g_assert_cmpuint (cc, ==, (cc_video + 1) & 0xf);
+      cc_video = cc;
+      if (pusi) {
+        const guint8 *pes;
+
+        /* adaptation field with a PCR, then the PES */
+        g_assert_cmpuint (p[3] & 0x30, ==, 0x30);
+        g_assert_cmpuint (p[4], ==, 7);
+        g_assert_cmpuint (p[5] & 0x10, ==, 0x10);
+        pes = p + 5 + p[4];
+        g_assert_true (is_start_code (pes, 0xe0));
+        /* a GOP's first frame opens with a sequence header */
+        if ((off % gop) == 2 * 188)
+          g_assert_true (is_start_code (pes + 9 + pes[8], 0xb3));
+        frames++;
+      } else {
+        g_assert_cmpuint (p[3] & 0x30, ==, 0x10);
+      }
+    }
+  }
+  g_assert_cmpuint (frames, ==, 2 * FAKE_V4L2_ENCODER_GOP_FRAMES);
+  close (fd);
+  g_free (buf);
+  fake_v4l2_reset ();
+}
+
+/* The stream type is busy while the capture runs (cx2341x) and decides
+ * the stream of the next capture. */
+static void
+test_encoder_stream_type_follows_control (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  guint8 buf[376];
+  struct v4l2_control c = { V4L2_CID_MPEG_STREAM_TYPE,
+    V4L2_MPEG_STREAM_TYPE_MPEG2_TS
+  };
+  int fd;
+
+  fake_v4l2_device_set_menu_skip_mask (dev, V4L2_CID_MPEG_STREAM_TYPE, 0);
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, 4, 4);
+  g_assert_true (is_start_code (buf, 0xba));
+  assert_ioctl_fails (fd, VIDIOC_S_CTRL, &c, EBUSY);
+  close (fd);
+
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  set_stream_type (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_TS);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_TS, 0, buf,
+      sizeof (buf), 4096);
+  g_assert_cmpuint (buf[0], ==, 0x47);
+  g_assert_cmpuint (buf[188], ==, 0x47);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* A reader that joins mid-stream gets bytes from inside a pack. */
+static void
+test_encoder_start_offset (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  guint8 buf[5000];
+  int fd;
+
+  fake_v4l2_device_set_stream_start_offset (dev, 1000);
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpuint (fake_v4l2_device_get_stream_position (dev), ==, 1000);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 1000, buf,
+      sizeof (buf), 4096);
+  g_assert_false (is_start_code (buf, 0xba));
+  /* the next pack begins where the pack size says */
+  g_assert_true (is_start_code (buf + FAKE_V4L2_ENCODER_PACK_SIZE - 1000,
+          0xba));
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static int
+encoder_cmd (int fd, guint32 cmd, guint32 flags, guint32 * flags_out)
+{
+  struct v4l2_encoder_cmd ec;
+  int ret;
+
+  memset (&ec, 0, sizeof (ec));
+  ec.cmd = cmd;
+  ec.flags = flags;
+  ret = ioctl (fd, VIDIOC_ENCODER_CMD, &ec);
+  if (flags_out)
+    *flags_out = ec.flags;
+  return ret;
+}
+
+/* Reads until read() returns 0; returns the bytes read before. */
+static gsize
+read_to_eos (int fd)
+{
+  guint8 buf[3000];
+  gsize total = 0;
+  gssize n;
+
+  while ((n = read (fd, buf, sizeof (buf))) > 0)
+    total += n;
+  g_assert_cmpint (n, ==, 0);
+  return total;
+}
+
+/* STOP_AT_GOP_END: the stream goes on to the end of the GOP begun, then
+ * read() returns 0 once; the next read() starts a new capture. */
+static void
+test_encoder_stop_at_gop_end (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  guint8 buf[5000], *rest;
+  guint32 flags;
+  int fd;
+
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf,
+      sizeof (buf), 4096);
+  g_assert_false (fake_v4l2_device_get_ended_on_gop (dev));
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, V4L2_ENC_CMD_STOP_AT_GOP_END);
+  g_assert_cmpint (poll_events (fd, POLLIN, 0), ==, POLLIN);
+  g_assert_cmpuint (read_to_eos (fd), ==, gop - sizeof (buf));
+  g_assert_true (fake_v4l2_device_get_ended_on_gop (dev));
+  g_assert_cmpuint (fake_v4l2_device_get_bytes_after_stop (dev), ==,
+      gop - sizeof (buf));
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), ==, 1);
+  /* the stream was released: the controls are free */
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 1);
+
+  /* a new capture, from a new sequence */
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, 100, 100);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 2);
+
+  /* stopped right after a GOP: nothing more comes */
+  rest = g_malloc (gop);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 100, rest,
+      gop - 100, 4096);
+  g_free (rest);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  g_assert_cmpuint (read_to_eos (fd), ==, 0);
+  g_assert_true (fake_v4l2_device_get_ended_on_gop (dev));
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* STOP without STOP_AT_GOP_END ends the stream at once; flags ivtv does
+ * not know are cleared, not refused; STOP while not capturing is a
+ * no-op. */
+static void
+test_encoder_stop_now (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  guint8 buf[5000];
+  guint32 flags;
+  int fd;
+
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP, 0, NULL), ==, 0);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf,
+      sizeof (buf), 4096);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP, 0x6, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, 0);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 0);
+  g_assert_false (fake_v4l2_device_get_ended_on_gop (dev));
+  g_assert_cmpuint (fake_v4l2_device_get_bytes_after_stop (dev), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), ==, 2);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* PAUSE/RESUME: EPERM before a capture; paused, no data and no POLLIN;
+ * resumed, the stream goes on where it was. */
+static void
+test_encoder_pause_resume (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  guint8 buf[5000];
+  int fd;
+
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  errno = 0;
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_PAUSE, 0, NULL), ==, -1);
+  g_assert_cmpint (errno, ==, EPERM);
+  errno = 0;
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_RESUME, 0, NULL), ==, -1);
+  g_assert_cmpint (errno, ==, EPERM);
+
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf, 1000, 4096);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_PAUSE, 0, NULL), ==, 0);
+  g_assert_true (fake_v4l2_device_is_encoder_paused (dev));
+  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  /* pausing twice is no error */
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_PAUSE, 0, NULL), ==, 0);
+
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_RESUME, 0, NULL), ==, 0);
+  g_assert_false (fake_v4l2_device_is_encoder_paused (dev));
+  g_assert_cmpint (poll_events (fd, POLLIN, 0), ==, POLLIN);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 1000, buf,
+      sizeof (buf), 4096);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_PAUSE), ==, 2);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_RESUME), ==, 1);
+
+  /* a paused encoder stopped at GOP end ends where it is */
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_PAUSE, 0, NULL), ==, 0);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  g_assert_cmpint (poll_events (fd, POLLIN, 0), ==, POLLIN);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 0);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* START starts the capture before any read() and claims the stream;
+ * TRY_ENCODER_CMD only adjusts the flags; unknown commands: EINVAL. */
+static void
+test_encoder_start_and_try (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  struct v4l2_encoder_cmd ec;
+  guint32 flags;
+  guint8 buf[100];
+  int fd, fd2;
+
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  fd2 = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+
+  memset (&ec, 0, sizeof (ec));
+  ec.cmd = V4L2_ENC_CMD_START;
+  ec.flags = 0xff;
+  assert_ioctl_ok (fd, VIDIOC_TRY_ENCODER_CMD, &ec);
+  g_assert_cmpuint (ec.flags, ==, 0);
+  ec.cmd = V4L2_ENC_CMD_STOP;
+  ec.flags = 0xff;
+  assert_ioctl_ok (fd, VIDIOC_TRY_ENCODER_CMD, &ec);
+  g_assert_cmpuint (ec.flags, ==, V4L2_ENC_CMD_STOP_AT_GOP_END);
+  ec.cmd = 4;
+  assert_ioctl_fails (fd, VIDIOC_TRY_ENCODER_CMD, &ec, EINVAL);
+  assert_ioctl_fails (fd, VIDIOC_ENCODER_CMD, &ec, EINVAL);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 0);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_START, 0x1, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 1);
+  g_assert_true (fake_v4l2_device_is_streaming (dev));
+  /* the stream is this fd's */
+  errno = 0;
+  g_assert_cmpint (encoder_cmd (fd2, V4L2_ENC_CMD_START, 0, NULL), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_START, 0, NULL), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 1);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf,
+      sizeof (buf), 4096);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 1);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_START), ==, 2);
+
+  /* closing the fd that captures stops the encoder (ivtv_v4l2_close); the
+   * next capture is a new stream from its first pack, although another
+   * fd kept the device open */
+  close (fd);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+  read_stream_exactly (fd2, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf,
+      sizeof (buf), 4096);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 2);
+  close (fd2);
+  fake_v4l2_reset ();
+}
+
+/* A node without encoder commands (pvrusb2), and every ordinary node. */
+static void
+test_encoder_no_commands (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  struct v4l2_encoder_cmd ec;
+  guint8 buf[100];
+  int fd;
+
+  fake_v4l2_device_set_encoder_commands (dev, FALSE);
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  memset (&ec, 0, sizeof (ec));
+  ec.cmd = V4L2_ENC_CMD_STOP;
+  assert_ioctl_fails (fd, VIDIOC_ENCODER_CMD, &ec, ENOTTY);
+  assert_ioctl_fails (fd, VIDIOC_TRY_ENCODER_CMD, &ec, ENOTTY);
+  /* the first read() still starts the encoder */
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf,
+      sizeof (buf), 4096);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 1);
+  close (fd);
+
+  new_small_capture (V4L2_PIX_FMT_GREY, 10, 10);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  assert_ioctl_fails (fd, VIDIOC_ENCODER_CMD, &ec, ENOTTY);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* Stalled: no data, no POLLIN, until released, or (if so configured)
+ * until the last fd closes. */
+static void
+test_stall (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_GREY, 10, 10);
+  guint8 buf[100];
+  int fd;
+
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 100);
+  fake_v4l2_device_stall (dev, TRUE);
+  g_assert_true (fake_v4l2_device_is_stalled (dev));
+  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  fake_v4l2_device_stall (dev, FALSE);
+  g_assert_cmpint (poll_events (fd, POLLIN, 0), ==, POLLIN);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 100);
+  g_assert_cmpuint (buf[0], ==, fake_v4l2_frame_byte (1, 0));
+
+  /* by default a reopen does not help */
+  fake_v4l2_device_stall (dev, TRUE);
+  close (fd);
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
+  /* a driver that recovers when reopened */
+  fake_v4l2_device_set_stall_ends_on_reopen (dev, TRUE);
+  close (fd);
+  g_assert_false (fake_v4l2_device_is_stalled (dev));
+  fd = open_dev (CAP_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (poll_events (fd, POLLIN, 0), ==, POLLIN);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 100);
+  close (fd);
+
+  /* an encoder stalls the same way */
+  dev = new_encoder ();
+  fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 0, buf,
+      sizeof (buf), 4096);
+  fake_v4l2_device_stall (dev, TRUE);
+  g_assert_cmpint (poll_events (fd, POLLIN, 20), ==, 0);
+  errno = 0;
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  fake_v4l2_device_stall (dev, FALSE);
+  read_stream_exactly (fd, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 100, buf,
+      sizeof (buf), 4096);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* De-tiles HM12 as the cx2341x documentation describes it, independently
+ * of the fake's code. */
+static void
+detile_hm12 (const guint8 * in, guint w, guint h, guint8 * out)
+{
+  guint x, y;
+  const guint8 *uv = in + w * h;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      out[y * w + x] = in[((y / 16) * (w / 16) + x / 16) * 256 +
+          (y % 16) * 16 + x % 16];
+  for (y = 0; y < h / 2; y++)
+    for (x = 0; x < w; x++)
+      out[w * h + y * w + x] = uv[((y / 8) * (w / 16) + x / 16) * 128 +
+          (y % 8) * 16 + x % 16];
+}
+
+static void
+test_hm12 (void)
+{
+  FakeV4l2Device *dev;
+  struct v4l2_format fmt;
+  guint sizes[2] = { 480, 576 }, i;
+  int fd;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new_hm12 (CAP_PATH);
+  g_assert_nonnull (dev);
+  fd = open_dev (CAP_PATH, O_RDWR);
+  for (i = 0; i < 2; i++) {
+    guint h = sizes[i];
+    gsize size = 720 * h * 3 / 2;
+    guint8 *frame = g_malloc (size), *ref = g_malloc (size);
+    guint8 *nv12 = g_malloc (size);
+    guint64 n;
+
+    memset (&fmt, 0, sizeof (fmt));
+    fmt.type = CAP;
+    fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_HM12;
+    fmt.fmt.pix.width = 720;
+    fmt.fmt.pix.height = h;
+    assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
+    g_assert_cmpuint (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_HM12);
+    g_assert_cmpuint (fmt.fmt.pix.height, ==, h);
+    g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 720);
+    g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, size);
+
+    for (n = i * 2; n < i * 2 + 2; n++) {
+      g_assert_cmpint (read (fd, frame, size), ==, size);
+      fake_v4l2_hm12_frame (n, 720, h, ref);
+      g_assert_cmpmem (frame, size, ref, size);
+      detile_hm12 (frame, 720, h, nv12);
+      fake_v4l2_hm12_reference_nv12 (n, 720, h, ref);
+      g_assert_cmpmem (nv12, size, ref, size);
+      /* tiled is not the same as linear */
+      g_assert_true (memcmp (frame, ref, size) != 0);
+    }
+    g_free (frame);
+    g_free (ref);
+    g_free (nv12);
+  }
+  close (fd);
+  fake_v4l2_reset ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -3025,6 +3702,23 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/ctrl/busy-while-streaming",
       test_ctrl_busy_while_streaming);
   g_test_add_func ("/fakev4l2/tuner", test_tuner);
+  g_test_add_func ("/fakev4l2/encoder/node", test_encoder_node);
+  g_test_add_func ("/fakev4l2/encoder/program-stream",
+      test_encoder_program_stream);
+  g_test_add_func ("/fakev4l2/encoder/transport-stream",
+      test_encoder_transport_stream);
+  g_test_add_func ("/fakev4l2/encoder/stream-type-follows-control",
+      test_encoder_stream_type_follows_control);
+  g_test_add_func ("/fakev4l2/encoder/start-offset", test_encoder_start_offset);
+  g_test_add_func ("/fakev4l2/encoder/stop-at-gop-end",
+      test_encoder_stop_at_gop_end);
+  g_test_add_func ("/fakev4l2/encoder/stop-now", test_encoder_stop_now);
+  g_test_add_func ("/fakev4l2/encoder/pause-resume", test_encoder_pause_resume);
+  g_test_add_func ("/fakev4l2/encoder/start-and-try",
+      test_encoder_start_and_try);
+  g_test_add_func ("/fakev4l2/encoder/no-commands", test_encoder_no_commands);
+  g_test_add_func ("/fakev4l2/stall", test_stall);
+  g_test_add_func ("/fakev4l2/hm12", test_hm12);
 
   return g_test_run ();
 }
