@@ -46,6 +46,7 @@ typedef struct
   const gchar *norm_blurb;
   const gchar *node, *example;
   const gchar *params_refused;
+  const gchar *longname, *klass, *description;
 } FgrabDirection;
 
 static const FgrabDirection capture_direction = {
@@ -64,6 +65,8 @@ static const FgrabDirection capture_direction = {
   "capture", "/dev/video0",
   "Device '%s' does not accept streaming parameters (frame rate, read "
       "buffers, capture mode); it keeps its own.",
+  "Video (fgrab) read() source", "Source/Video/Hardware",
+  "Captures video from a V4L2 device with read() under poll()",
 };
 
 static const FgrabDirection output_direction = {
@@ -82,6 +85,8 @@ static const FgrabDirection output_direction = {
   "output", "/dev/video1",
   "Device '%s' does not accept output parameters (frame rate, write "
       "buffers, output mode); frames are paced by the clock.",
+  "Video (fgrab) write() sink", "Sink/Video/Hardware",
+  "Writes video to a V4L2 device with write() under poll()",
 };
 
 static const FgrabDirection *
@@ -162,6 +167,7 @@ fgrab_object_finalize (FgrabObject * obj)
 {
   fgrab_device_unref (obj->device);
   g_free (obj->device_path);
+  gst_clear_caps (&obj->configured_caps);
   fgrab_control_props_finalize (obj);
   fgrab_color_balance_clear (obj);
 }
@@ -228,8 +234,11 @@ fgrab_object_class_init (GObjectClass * gobject_class, gboolean is_output,
     const gchar * default_device)
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (gobject_class);
+  const FgrabDirection *dir = direction (is_output);
   GstCaps *caps = fgrab_format_get_all_caps ();
 
+  gst_element_class_set_static_metadata (element_class, dir->longname,
+      dir->klass, dir->description, "The fgrab authors");
   gobject_class->set_property = fgrab_object_set_property;
   gobject_class->get_property = fgrab_object_get_property;
   install_properties (gobject_class, is_output, default_device);
@@ -547,6 +556,8 @@ fgrab_object_start (FgrabObject * obj)
 void
 fgrab_object_unconfigure (FgrabObject * obj)
 {
+  gst_clear_caps (&obj->configured_caps);
+  obj->format = NULL;
   GST_OBJECT_LOCK (obj->element);
   obj->configured = FALSE;
   GST_OBJECT_UNLOCK (obj->element);

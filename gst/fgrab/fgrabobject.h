@@ -108,8 +108,11 @@ typedef struct
   FgrabDevice *device;
   /* Stream state (state changes and the streaming thread): read() or
    * write() I/O ran since the node was opened, so a new format needs it
-   * reopened. */
+   * reopened; the caps and format configured, NULL until then and after
+   * fgrab_object_unconfigure. */
   gboolean io_started;
+  GstCaps *configured_caps;
+  const FgrabFormat *format;
 } FgrabObject;
 
 void fgrab_object_init (FgrabObject * obj, GstElement * element,
@@ -148,7 +151,8 @@ gboolean fgrab_object_reopen (FgrabObject * obj, gboolean post_errors);
 /* READY->PAUSED: the node open and idle, a route or norm set in READY
  * applied.  FALSE after posting an error. */
 gboolean fgrab_object_start (FgrabObject * obj);
-/* Forgets what was configured (the properties read the settings again). */
+/* Forgets what was configured (the properties read the settings again,
+ * configured_caps and format are cleared). */
 void fgrab_object_unconfigure (FgrabObject * obj);
 
 /* The device with a reference of the caller's, or NULL. */

@@ -100,8 +100,6 @@ struct _GstFgrabSink
   /* Stream state: state changes and the streaming thread. */
   /* READY->PAUSED went through, and the stream was not finished yet */
   gboolean prepared;
-  GstCaps *configured_caps;
-  const FgrabFormat *format;
   /* frames to the driver, in its layout (render), which the allocation
    * proposed follows */
   FgrabWriter writer;
@@ -148,7 +146,6 @@ gst_fgrab_sink_finalize (GObject * object)
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
   fgrab_object_finalize (&self->obj);
-  gst_clear_caps (&self->configured_caps);
   gst_clear_buffer (&self->preroll_shown);
   fgrab_writer_clear (&self->writer);
 
@@ -261,8 +258,6 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
 static void
 clear_configuration (GstFgrabSink * self)
 {
-  gst_clear_caps (&self->configured_caps);
-  self->format = NULL;
   fgrab_writer_unconfigure (&self->writer);
   fgrab_object_unconfigure (&self->obj);
 }
@@ -343,8 +338,8 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   GST_OBJECT_UNLOCK (self);
   if (!fgrab_writer_configure (&self->writer, caps, write_size))
     goto failed;
-  self->format = device->fgrab_format;
-  if (self->format->kind == FGRAB_FORMAT_KIND_RAW) {
+  self->obj.format = device->fgrab_format;
+  if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW) {
     GST_VIDEO_SINK_WIDTH (self) = GST_VIDEO_INFO_WIDTH (&self->writer.info);
     GST_VIDEO_SINK_HEIGHT (self) = GST_VIDEO_INFO_HEIGHT (&self->writer.info);
   }
@@ -358,7 +353,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
       self->writer.layout.sizeimage, self->writer.layout.stride[0],
       self->writer.pad_to_sizeimage ? "padded to sizeimage" : "as they are");
 
-  self->configured_caps = caps;
+  self->obj.configured_caps = caps;
   return TRUE;
 
 failed:
@@ -372,7 +367,8 @@ gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
 
-  if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps))
+  if (self->obj.configured_caps
+      && gst_caps_is_equal (caps, self->obj.configured_caps))
     return TRUE;
 
   GST_DEBUG_OBJECT (self, "set caps %" GST_PTR_FORMAT, caps);
@@ -433,9 +429,10 @@ gst_fgrab_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
 
   size = GST_VIDEO_INFO_SIZE (&info);
-  if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps)
-      && self->format && self->format->kind == FGRAB_FORMAT_KIND_RAW &&
-      !fgrab_layout_is_default (&self->writer.layout, &self->writer.info))
+  if (self->obj.configured_caps
+      && gst_caps_is_equal (caps, self->obj.configured_caps)
+      && self->obj.format && self->obj.format->kind == FGRAB_FORMAT_KIND_RAW
+      && !fgrab_layout_is_default (&self->writer.layout, &self->writer.info))
     device_layout = alignment_for_layout (self, &info, &align, &size);
 
   if (need_pool) {
@@ -534,12 +531,12 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
     }
   }
 
-  if (self->format == NULL || self->obj.device == NULL ||
+  if (self->obj.format == NULL || self->obj.device == NULL ||
       !fgrab_device_is_open (self->obj.device))
     return GST_FLOW_NOT_NEGOTIATED;
 
   if (self->writer.partial) {
-    GstCaps *caps = gst_caps_ref (self->configured_caps);
+    GstCaps *caps = gst_caps_ref (self->obj.configured_caps);
     gboolean ok = gst_fgrab_sink_configure (self, caps);
 
     gst_caps_unref (caps);
@@ -601,20 +598,17 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
-  gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) write() sink", "Sink/Video/Hardware",
-      "Writes video to a V4L2 device with write() under poll()",
-      "The fgrab authors");
-
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_sink_change_state);
 
-  fgrab_object_install_sink_vfuncs (basesink_class);
-  /* GstVideoSink's set_caps only knows raw video; image/jpeg must pass */
+  /* caps: GstVideoSink's set_caps only knows raw video, image/jpeg and
+   * MPEG must pass; accept-caps lets omitted fields take the device's */
   basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_sink_set_caps);
+  basesink_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_sink_query);
   basesink_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_fgrab_sink_propose_allocation);
+  fgrab_object_install_sink_vfuncs (basesink_class);
+  /* frames: the prerolled one is shown once, a flush forgets it */
   basesink_class->event = GST_DEBUG_FUNCPTR (gst_fgrab_sink_event);
-  basesink_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_sink_query);
   basesink_class->preroll = GST_DEBUG_FUNCPTR (gst_fgrab_sink_preroll);
   videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
 

@@ -84,8 +84,6 @@ struct _GstFgrabSrc
   FgrabObject obj;
 
   /* Stream state: state changes and the streaming thread. */
-  GstCaps *configured_caps;
-  const FgrabFormat *format;
   GstVideoInfo info;
   FgrabFrameLayout layout;
   gint fps_n, fps_d;
@@ -115,7 +113,6 @@ gst_fgrab_src_finalize (GObject * object)
   GstFgrabSrc *self = GST_FGRAB_SRC (object);
 
   fgrab_object_finalize (&self->obj);
-  gst_clear_caps (&self->configured_caps);
   fgrab_src_alloc_clear (&self->alloc);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -198,8 +195,6 @@ gst_fgrab_src_fixate (GstBaseSrc * bsrc, GstCaps * caps)
 static void
 clear_configuration (GstFgrabSrc * self)
 {
-  gst_clear_caps (&self->configured_caps);
-  self->format = NULL;
   self->period = GST_CLOCK_TIME_NONE;
   self->fps_n = 0;
   self->fps_d = 1;
@@ -263,7 +258,7 @@ configure_layout (GstFgrabSrc * self)
   FgrabDevice *device = self->obj.device;
   const struct v4l2_pix_format *pix = &device->format.fmt.pix;
 
-  self->format = device->fgrab_format;
+  self->obj.format = device->fgrab_format;
   if (!fgrab_device_get_layout (device, &self->info, &self->layout)) {
     fgrab_object_post_layout_error (&self->obj);
     return FALSE;
@@ -272,7 +267,7 @@ configure_layout (GstFgrabSrc * self)
   /* Every buffer of a driver whose sizeimage is below the frame GStreamer
    * describes comes short of it (vivid rounds the chroma rows of 4:2:0 at
    * an odd height down), and each would be dropped. */
-  if (self->format->kind == FGRAB_FORMAT_KIND_RAW && pix->sizeimage != 0 &&
+  if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW && pix->sizeimage != 0 &&
       pix->sizeimage < self->layout.payload) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Device '%s' stores a frame of %s %ux%u in %u bytes, less than the "
@@ -320,14 +315,14 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   if (!configure_layout (self))
     goto failed;
 
-  if (self->format->kind != FGRAB_FORMAT_KIND_STREAM) {
+  if (self->obj.format->kind != FGRAB_FORMAT_KIND_STREAM) {
     result = gst_caps_make_writable (result);
     gst_caps_set_simple (result, "framerate", GST_TYPE_FRACTION, self->fps_n,
         self->fps_d, NULL);
   }
   fgrab_frame_clock_configure (&self->fclock,
-      self->format->kind == FGRAB_FORMAT_KIND_STREAM, self->period);
-  self->configured_caps = gst_caps_ref (result);
+      self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM, self->period);
+  self->obj.configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;
 
@@ -367,9 +362,10 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   caps = gst_fgrab_src_fixate (bsrc, caps);
   GST_DEBUG_OBJECT (self, "fixated to %" GST_PTR_FORMAT, caps);
 
-  if (self->configured_caps && gst_caps_is_subset (self->configured_caps, caps)) {
+  if (self->obj.configured_caps
+      && gst_caps_is_subset (self->obj.configured_caps, caps)) {
     /* what runs already satisfies downstream: leave the device alone */
-    result = gst_caps_ref (self->configured_caps);
+    result = gst_caps_ref (self->obj.configured_caps);
   } else {
     result = gst_fgrab_src_configure (self, caps);
   }
@@ -399,7 +395,8 @@ gst_fgrab_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps)
   GstCaps *result;
   gboolean ok;
 
-  if (self->configured_caps && gst_caps_is_equal (caps, self->configured_caps))
+  if (self->obj.configured_caps
+      && gst_caps_is_equal (caps, self->obj.configured_caps))
     return TRUE;
 
   /* caps set from outside negotiate(): configure and insist on them */
@@ -421,9 +418,9 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
-  if (self->format == NULL)
+  if (self->obj.format == NULL)
     return FALSE;
-  return fgrab_src_alloc_decide (&self->alloc, self->format->kind, query);
+  return fgrab_src_alloc_decide (&self->alloc, self->obj.format->kind, query);
 }
 
 static gboolean
@@ -465,7 +462,7 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
     GstClockTime min, max;
     guint buffers;
 
-    if (self->configured_caps == NULL) {
+    if (self->obj.configured_caps == NULL) {
       GST_DEBUG_OBJECT (self, "not negotiated yet, no latency");
       return FALSE;
     }
@@ -507,7 +504,7 @@ reopen_after_io_error (GstFgrabSrc * self)
   if (!fgrab_object_reopen (&self->obj, TRUE))
     return FALSE;
   /* both layouts come zeroed from fgrab_device_get_layout, padding too */
-  if (device->fgrab_format != self->format ||
+  if (device->fgrab_format != self->obj.format ||
       !fgrab_device_get_layout (device, &info, &layout) ||
       memcmp (&layout, &self->layout, sizeof (layout)) != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
@@ -545,7 +542,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
         self->eio_reopened = FALSE;
         /* ivtv and cx18 return 0 once their encoder stopped; for frames
          * 0 bytes are an empty buffer (vb2: payload 0), not the end */
-        if (n == 0 && self->format->kind == FGRAB_FORMAT_KIND_STREAM) {
+        if (n == 0 && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM) {
           GST_DEBUG_OBJECT (self, "the byte stream ended");
           return GST_FLOW_EOS;
         }
@@ -600,7 +597,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
 static gboolean
 frame_is_whole (GstFgrabSrc * self, gsize size)
 {
-  switch (self->format->kind) {
+  switch (self->obj.format->kind) {
     case FGRAB_FORMAT_KIND_RAW:
       if (size >= self->layout.payload)
         return TRUE;
@@ -625,7 +622,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
   GstMapInfo map;
   gsize size = 0, buf_size;
 
-  if (self->format == NULL)
+  if (self->obj.format == NULL)
     return GST_FLOW_NOT_NEGOTIATED;
 
   if (self->alloc.repack) {
@@ -664,7 +661,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     if (ret != GST_FLOW_OK)
       return ret;
 
-    if (self->format->kind == FGRAB_FORMAT_KIND_RAW) {
+    if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW) {
       if (self->alloc.add_meta) {
         if (gst_buffer_get_video_meta (buf) == NULL)
           gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
@@ -694,20 +691,10 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
 static void
 gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
-  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
 
-  gobject_class->finalize = gst_fgrab_src_finalize;
-
-  fgrab_object_class_init (gobject_class, FALSE, DEFAULT_DEVICE);
-
-  gst_element_class_set_static_metadata (element_class,
-      "Video (fgrab) read() source", "Source/Video/Hardware",
-      "Captures video from a V4L2 device with read() under poll()",
-      "The fgrab authors");
-
+  G_OBJECT_CLASS (klass)->finalize = gst_fgrab_src_finalize;
+  fgrab_object_class_init (G_OBJECT_CLASS (klass), FALSE, DEFAULT_DEVICE);
   fgrab_object_install_src_vfuncs (basesrc_class);
   basesrc_class->negotiate = GST_DEBUG_FUNCPTR (gst_fgrab_src_negotiate);
   basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_fgrab_src_fixate);
@@ -717,8 +704,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   basesrc_class->start = GST_DEBUG_FUNCPTR (gst_fgrab_src_start);
   basesrc_class->stop = GST_DEBUG_FUNCPTR (gst_fgrab_src_stop);
   basesrc_class->query = GST_DEBUG_FUNCPTR (gst_fgrab_src_query);
-  pushsrc_class->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
-
+  GST_PUSH_SRC_CLASS (klass)->fill = GST_DEBUG_FUNCPTR (gst_fgrab_src_fill);
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_src_debug, "fgrabsrc", 0,
       "V4L2 read() source");
