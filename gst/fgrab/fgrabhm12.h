@@ -39,7 +39,7 @@ G_BEGIN_DECLS
 #endif
 /* Bytes of a tiled frame of @width x @height: partial tiles at the right
  * and bottom edges take whole tiles.  0 when it would not fit in a gsize. */
-gsize fgrab_hm12_frame_size (guint width, guint height);
+    gsize fgrab_hm12_frame_size (guint width, guint height);
 
 /* De-tiles the HM12 frame @src of @src_size bytes into the NV12 @frame
  * (its size and strides).  FALSE, @frame untouched, when @src is shorter
