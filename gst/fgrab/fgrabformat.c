@@ -31,6 +31,7 @@
 #include <linux/videodev2.h>
 
 #include "fgrabformat.h"
+#include "fgrabhm12.h"
 
 #define RAW(fourcc, vformat) \
   { V4L2_PIX_FMT_##fourcc, FGRAB_FORMAT_KIND_RAW, GST_VIDEO_FORMAT_##vformat }
@@ -58,6 +59,10 @@ static const FgrabFormat formats[] = {
   RAW (NV16, NV16),
   RAW (NV61, NV61),
   RAW (NV24, NV24),
+  /* Tiled NV12 of cx2341x cards (ivtv, cx18): offered as NV12 and
+   * de-tiled by fgrabsrc, an extra copy (fgrabhm12.c); after NV12 so that
+   * NV12 caps name plain NV12 first. */
+  RAW (HM12, NV12),
   /* Luma only */
   RAW (GREY, GRAY8),
   RAW (Y16, GRAY16_LE),

@@ -31,6 +31,7 @@
 
 #include "fgrabcontrols.h"
 #include "fgrabdevice-private.h"
+#include "fgrabhm12.h"
 
 /* Largest size asked of a driver that does not enumerate sizes. */
 #define PROBE_MAX_DIMENSION 32768
@@ -523,6 +524,27 @@ explain_no_caps (FgrabProbe * probe, guint n_enumerated, gint enum_errno,
   g_free (debug);
 }
 
+/* Whether HM12 is left out: fgrabsrc de-tiles it into NV12, so an output
+ * node cannot take it, and a node that also offers plain NV12 would list
+ * the same caps twice (plain NV12, no extra copy, is the one kept). */
+static gboolean
+skip_hm12 (FgrabDevice * device)
+{
+  struct v4l2_fmtdesc desc;
+
+  if (device->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+    return TRUE;
+  memset (&desc, 0, sizeof (desc));
+  desc.type = device->type;
+  for (desc.index = 0; desc.index < MAX_ENUM_FORMATS; desc.index++) {
+    if (fgrab_device_ioctl (device, VIDIOC_ENUM_FMT, &desc) < 0)
+      break;
+    if (desc.pixelformat == V4L2_PIX_FMT_NV12)
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* Every format ENUM_FMT lists into @probe's caps and the device's
  * fourccs; @error says why when the caps stay empty. */
 static void
@@ -553,6 +575,11 @@ probe_formats (FgrabProbe * probe, GError ** error)
         format ? "" : " (no GStreamer equivalent, skipped)");
     if (format == NULL)
       continue;
+    if (desc.pixelformat == V4L2_PIX_FMT_HM12 && skip_hm12 (device)) {
+      GST_DEBUG ("%s: HM12 skipped (plain NV12 offered, or not a capture "
+          "node)", device->path);
+      continue;
+    }
 
     g_array_append_val (device->fourccs, desc.pixelformat);
     if (format->kind == FGRAB_FORMAT_KIND_STREAM) {

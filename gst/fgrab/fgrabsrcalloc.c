@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fgrabsrcalloc.h"
+#include "fgrabhm12.h"
 
 /* logged as the element's own */
 GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
@@ -52,6 +53,7 @@ fgrab_src_alloc_clear (FgrabSrcAlloc * alloc)
   alloc->staging = NULL;
   alloc->add_meta = FALSE;
   alloc->repack = FALSE;
+  alloc->detile = FALSE;
 }
 
 /* Whether the buffers of @pool, as configured, come in the caps' default
@@ -83,7 +85,8 @@ pool_layout_is_default (FgrabSrcAlloc * alloc, GstBufferPool * pool)
  * it) or into staging and repacked.  Returns the buffer size, 0 when the
  * driver gives none. */
 static guint
-choose_buffer_layout (FgrabSrcAlloc * alloc, gboolean downstream_meta)
+choose_buffer_layout (FgrabSrcAlloc * alloc, const FgrabFormat * format,
+    gboolean downstream_meta)
 {
   const FgrabFrameLayout *layout = alloc->layout;
 
@@ -93,6 +96,12 @@ choose_buffer_layout (FgrabSrcAlloc * alloc, gboolean downstream_meta)
       /* read() needs room for all the driver has, sizeimage included, or
        * the rest of the frame would come with the next read */
       alloc->read_size = layout->sizeimage;
+      if (format->fourcc == V4L2_PIX_FMT_HM12) {
+        /* tiles are never a layout GStreamer knows: always de-tiled */
+        alloc->repack = alloc->detile = TRUE;
+        alloc->staging = g_malloc (layout->sizeimage);
+        return alloc->info->size;
+      }
       if (fgrab_layout_is_default (layout, alloc->info))
         return MAX (layout->sizeimage, alloc->info->size);
       if (downstream_meta) {
@@ -197,8 +206,49 @@ new_pool (FgrabSrcAlloc * alloc, GstCaps * caps, guint size, guint min,
   return pool;
 }
 
+/* An HM12 frame of the negotiated size must fit in what one read()
+ * returns, or de-tiling would read past it. */
+static gboolean
+check_hm12_size (FgrabSrcAlloc * alloc)
+{
+  guint width = GST_VIDEO_INFO_WIDTH (alloc->info);
+  guint height = GST_VIDEO_INFO_HEIGHT (alloc->info);
+  gsize need = fgrab_hm12_frame_size (width, height);
+
+  if (need != 0 && need <= alloc->layout->sizeimage)
+    return TRUE;
+  GST_ELEMENT_ERROR (alloc->obj->element, CORE, NEGOTIATION,
+      ("Device '%s' stores an HM12 frame of %ux%u in %" G_GSIZE_FORMAT
+          " bytes, less than the %" G_GSIZE_FORMAT " bytes of its tiles. "
+          "Ask for a size that is a multiple of 16 pixels wide and 32 "
+          "high, such as 720x480 or 720x576.", alloc->obj->device->path,
+          width, height, alloc->layout->sizeimage, need), (NULL));
+  return FALSE;
+}
+
 gboolean
-fgrab_src_alloc_decide (FgrabSrcAlloc * alloc, FgrabFormatKind kind,
+fgrab_src_alloc_unpack (FgrabSrcAlloc * alloc, GstBuffer * buf)
+{
+  GstVideoFrame frame;
+  gboolean ok;
+
+  if (!alloc->detile) {
+    ok = fgrab_repack_frame (buf, alloc->info, alloc->staging,
+        alloc->layout, FALSE);
+  } else if ((ok = gst_video_frame_map (&frame, (GstVideoInfo *) alloc->info,
+              buf, GST_MAP_WRITE))) {
+    /* the size was checked at decide_allocation */
+    ok = fgrab_hm12_detile (alloc->staging, alloc->layout->sizeimage, &frame);
+    gst_video_frame_unmap (&frame);
+  }
+  if (!ok)
+    GST_ELEMENT_ERROR (alloc->obj->element, RESOURCE, WRITE,
+        ("Could not map a video buffer."), (NULL));
+  return ok;
+}
+
+gboolean
+fgrab_src_alloc_decide (FgrabSrcAlloc * alloc, const FgrabFormat * format,
     GstQuery * query)
 {
   GstBufferPool *pool = NULL;
@@ -207,11 +257,13 @@ fgrab_src_alloc_decide (FgrabSrcAlloc * alloc, FgrabFormatKind kind,
   gboolean downstream_meta, video_meta, update;
 
   gst_query_parse_allocation (query, &caps, NULL);
-  alloc->kind = kind;
+  alloc->kind = format->kind;
+  if (format->fourcc == V4L2_PIX_FMT_HM12 && !check_hm12_size (alloc))
+    return FALSE;
 
   downstream_meta = gst_query_find_allocation_meta (query,
       GST_VIDEO_META_API_TYPE, NULL);
-  buf_size = choose_buffer_layout (alloc, downstream_meta);
+  buf_size = choose_buffer_layout (alloc, format, downstream_meta);
   if (buf_size == 0) {
     GST_ELEMENT_ERROR (alloc->obj->element, RESOURCE, SETTINGS,
         ("Device '%s' reports an image size of 0 bytes.",

@@ -44,6 +44,8 @@ G_BEGIN_DECLS typedef struct
   gsize read_size;
   gboolean add_meta;
   gboolean repack;
+  /* repack is a de-tiling of HM12 into NV12 (fgrabhm12.h) */
+  gboolean detile;
   guint8 *staging;
 } FgrabSrcAlloc;
 
@@ -52,11 +54,14 @@ void fgrab_src_alloc_init (FgrabSrcAlloc * alloc, FgrabObject * obj,
     const GstVideoInfo * info, const FgrabFrameLayout * layout);
 /* Frees the staging and forgets the decision. */
 void fgrab_src_alloc_clear (FgrabSrcAlloc * alloc);
-/* decide_allocation for frames of @kind: the read size, the way frames
+/* decide_allocation for frames of @format: the read size, the way frames
  * reach buffers, and the pool in @query (downstream's if it fits, else
  * one of our own).  FALSE after posting an error. */
-gboolean fgrab_src_alloc_decide (FgrabSrcAlloc * alloc, FgrabFormatKind kind,
-    GstQuery * query);
+gboolean fgrab_src_alloc_decide (FgrabSrcAlloc * alloc,
+    const FgrabFormat * format, GstQuery * query);
+/* Repacks (or de-tiles) the frame in staging into @buf.  FALSE after
+ * posting an error. */
+gboolean fgrab_src_alloc_unpack (FgrabSrcAlloc * alloc, GstBuffer * buf);
 
 G_END_DECLS
 #endif /* __FGRAB_SRC_ALLOC_H__ */

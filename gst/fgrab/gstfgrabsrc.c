@@ -420,7 +420,7 @@ gst_fgrab_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
 
   if (self->obj.format == NULL)
     return FALSE;
-  return fgrab_src_alloc_decide (&self->alloc, self->obj.format->kind, query);
+  return fgrab_src_alloc_decide (&self->alloc, self->obj.format, query);
 }
 
 static gboolean
@@ -631,12 +631,8 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       if (ret != GST_FLOW_OK)
         return ret;
     } while (!frame_is_whole (self, size));
-    if (!fgrab_repack_frame (buf, &self->info, self->alloc.staging,
-            &self->layout, FALSE)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-          ("Could not map a video buffer."), (NULL));
+    if (!fgrab_src_alloc_unpack (&self->alloc, buf))
       return GST_FLOW_ERROR;
-    }
     size = self->info.size;
     buf_size = gst_buffer_get_size (buf);
   } else {
