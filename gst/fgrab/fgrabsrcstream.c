@@ -34,9 +34,6 @@ GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
 /* How long a drain may take before the EOS goes out anyway: a GOP lasts
  * half a second; MythTV takes 5 s without data for a stalled driver. */
 #define DRAIN_TIMEOUT (5 * GST_SECOND)
-/* Bytes dropped looking for the first boundary before giving up: many
- * GOPs of any card's stream. */
-#define MAX_ALIGN_DROP (4 * 1024 * 1024)
 
 #define TS_PACKET 188
 /* consecutive sync bytes that make a TS packet start */
@@ -128,7 +125,7 @@ find_ts_packet (const guint8 * data, gsize size)
   return -1;
 }
 
-gboolean
+void
 fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
     gsize * size)
 {
@@ -137,7 +134,7 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
   gssize at;
 
   if (!st->align)
-    return TRUE;
+    return;
   s = caps ? gst_caps_get_structure (caps, 0) : NULL;
   if (s && gst_structure_has_name (s, "video/mpegts")) {
     at = find_ts_packet (data, *size);
@@ -147,25 +144,21 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
   } else {
     /* nothing to align to */
     st->align = FALSE;
-    return TRUE;
-  }
-
-  if (at < 0) {
-    st->dropped += *size;
-    GST_DEBUG_OBJECT (st->element, "no boundary in %" G_GSIZE_FORMAT
-        " bytes, dropped", *size);
-    if (st->dropped < MAX_ALIGN_DROP)
-      return FALSE;
-    GST_ELEMENT_WARNING (st->element, STREAM, FORMAT,
-        ("The stream of the device does not look like %" GST_PTR_FORMAT
-            ": no pack or packet start in its first %" G_GUINT64_FORMAT
-            " bytes. Check the card's stream type (extra-controls).", caps,
-            st->dropped), (NULL));
-    st->align = FALSE;
-    return FALSE;
+    return;
   }
 
   st->align = FALSE;
+  if (at < 0) {
+    /* Not the stream the caps say, or reads shorter than a pack: better
+     * passed on whole than dropped until one turns up. */
+    GST_ELEMENT_WARNING (st->element, STREAM, FORMAT,
+        ("The first %" G_GSIZE_FORMAT " bytes read hold no pack or packet "
+            "start of %" GST_PTR_FORMAT ": the stream is passed on as it "
+            "comes. Check the card's stream type (extra-controls).", *size,
+            caps), (NULL));
+    return;
+  }
+
   if (at > 0) {
     st->dropped += at;
     *size -= at;
@@ -174,7 +167,6 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
   GST_DEBUG_OBJECT (st->element, "aligned: %" G_GUINT64_FORMAT " bytes "
       "dropped before the first %s", st->dropped,
       gst_structure_has_name (s, "video/mpegts") ? "packet" : "pack");
-  return TRUE;
 }
 
 typedef struct

@@ -59,8 +59,9 @@ void fgrab_src_stream_stop (FgrabSrcStream * st);
 
 /* Cuts the bytes before the first pack (video/mpeg systemstream) or TS
  * packet (video/mpegts) of @caps off the chunk @data of *@size while the
- * stream is not aligned yet.  FALSE when the whole chunk went. */
-gboolean fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps,
+ * stream is not aligned yet.  A first chunk without one is passed on
+ * whole, with a warning. */
+void fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps,
     guint8 * data, gsize * size);
 
 /* An EOS sent to the element: on an encoder with commands that captures,

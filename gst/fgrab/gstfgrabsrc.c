@@ -667,12 +667,12 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
           (NULL));
       return GST_FLOW_ERROR;
     }
-    /* a chunk with no pack or packet start yet is dropped whole */
     do {
       ret = read_frame (self, map.data, &size);
-    } while (ret == GST_FLOW_OK && (!frame_is_whole (self, size) ||
-            !fgrab_src_stream_align (&self->stream, self->configured_caps,
-                map.data, &size)));
+    } while (ret == GST_FLOW_OK && !frame_is_whole (self, size));
+    if (ret == GST_FLOW_OK && self->format->kind == FGRAB_FORMAT_KIND_STREAM)
+      fgrab_src_stream_align (&self->stream, self->configured_caps, map.data,
+          &size);
     buf_size = map.size;
     gst_buffer_unmap (buf, &map);
     if (ret != GST_FLOW_OK)
