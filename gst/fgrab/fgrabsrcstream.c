@@ -273,8 +273,7 @@ fgrab_src_stream_drained (FgrabSrcStream * st)
 }
 
 void
-fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj,
-    gboolean pause)
+fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj, gboolean pause)
 {
   GError *error = NULL;
   FgrabDevice *device;

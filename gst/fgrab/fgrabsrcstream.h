@@ -67,8 +67,7 @@ void fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps,
 /* An EOS sent to the element: on an encoder with commands that captures,
  * STOP at the end of the GOP and TRUE (the streaming thread reads on to
  * the driver's end of stream).  FALSE: the EOS is for GstBaseSrc. */
-gboolean fgrab_src_stream_begin_drain (FgrabSrcStream * st,
-    FgrabObject * obj);
+gboolean fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj);
 /* The streaming thread read the end of the byte stream. */
 void fgrab_src_stream_drained (FgrabSrcStream * st);
 /* PLAYING->PAUSED (@pause) and back: PAUSE or RESUME the encoder. */
