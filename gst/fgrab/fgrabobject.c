@@ -814,24 +814,10 @@ fgrab_element_post_full (GstElement * element, GstMessageType type,
       function, line);
 }
 
-/* The vfuncs both elements implement alike: each finds its FgrabObject by
- * the element (fgrab_object_get), so one body serves both. */
-
-static GstStateChangeReturn
-fgrab_object_element_change_state (GstElement * element,
-    GstStateChange transition)
-{
-  /* both elements are final types: the class above the instance's is the
-   * one to chain up to */
-  GstElementClass *parent_class =
-      g_type_class_peek_parent (GST_ELEMENT_GET_CLASS (element));
-
-  return fgrab_object_change_state (fgrab_object_get (element), transition,
-      parent_class);
-}
-
-/* get_caps, unlock and unlock_stop of a GstBaseSrc (@base src) or a
- * GstBaseSink (sink) subclass: the same bodies in each base class's
+/* get_caps, unlock and unlock_stop, which both elements implement alike:
+ * each finds its FgrabObject by the element (fgrab_object_get), so one
+ * body serves both, in a GstBaseSrc (@base src) or a GstBaseSink (sink)
+ * subclass's signature: the same bodies in each base class's
  * signature, @PAD being the macro that gives the element's pad. */
 #define FGRAB_OBJECT_DEFINE_BASE_VFUNCS(base, Base, PAD)                    \
 static GstCaps *                                                            \
@@ -863,10 +849,6 @@ FGRAB_OBJECT_DEFINE_BASE_VFUNCS (sink, GstBaseSink, GST_BASE_SINK_PAD);
 void
 fgrab_object_install_src_vfuncs (GstBaseSrcClass * basesrc_class)
 {
-  GstElementClass *element_class = GST_ELEMENT_CLASS (basesrc_class);
-
-  element_class->change_state =
-      GST_DEBUG_FUNCPTR (fgrab_object_element_change_state);
   basesrc_class->get_caps = GST_DEBUG_FUNCPTR (fgrab_object_src_get_caps);
   basesrc_class->unlock = GST_DEBUG_FUNCPTR (fgrab_object_src_unlock);
   basesrc_class->unlock_stop = GST_DEBUG_FUNCPTR (fgrab_object_src_unlock_stop);

@@ -213,9 +213,10 @@ void fgrab_element_post_full (GstElement * element, GstMessageType type,
 
 /* class_init of each element: the vfuncs that are the element layer's
  * alone, found through fgrab_object_get: get_caps (fgrab_object_get_caps),
- * unlock and unlock_stop (fgrab_object_set_flushing), and for the source
- * change_state (fgrab_object_change_state; the sink does more at its state
- * changes and installs its own). */
+ * unlock and unlock_stop (fgrab_object_set_flushing).  Each element
+ * installs its own change_state around fgrab_object_change_state: both do
+ * more at their state changes (the source pauses an encoder, the sink
+ * applies and finishes). */
 void fgrab_object_install_src_vfuncs (GstBaseSrcClass * basesrc_class);
 void fgrab_object_install_sink_vfuncs (GstBaseSinkClass * basesink_class);
 

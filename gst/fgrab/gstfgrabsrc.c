@@ -64,6 +64,7 @@
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgrabsrcalloc.h"
+#include "fgrabsrcstream.h"
 #include "fgraburi.h"
 #include "gstfgrabsrc.h"
 
@@ -96,6 +97,8 @@ struct _GstFgrabSrc
   gboolean eio_reopened;
   /* reads in a row that returned 0 bytes */
   guint empty_reads;
+  /* MPEG byte streams: alignment, encoder commands */
+  FgrabSrcStream stream;
 };
 
 #define gst_fgrab_src_parent_class parent_class
@@ -432,7 +435,10 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
   self->eio_reopened = FALSE;
   self->empty_reads = 0;
 
-  return fgrab_object_start (&self->obj);
+  if (!fgrab_object_start (&self->obj))
+    return FALSE;
+  fgrab_src_stream_start (&self->stream, self->obj.device);
+  return TRUE;
 }
 
 static gboolean
@@ -441,7 +447,11 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames captured, %"
-      G_GUINT64_FORMAT " dropped", self->fclock.frames, self->fclock.dropped);
+      G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " stream bytes dropped "
+      "before the first pack or packet", self->fclock.frames,
+      self->fclock.dropped, self->stream.dropped);
+
+  fgrab_src_stream_stop (&self->stream);
 
   fgrab_src_alloc_clear (&self->alloc);
   clear_configuration (self);
@@ -544,6 +554,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
          * 0 bytes are an empty buffer (vb2: payload 0), not the end */
         if (n == 0 && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM) {
           GST_DEBUG_OBJECT (self, "the byte stream ended");
+          fgrab_src_stream_drained (&self->stream);
           return GST_FLOW_EOS;
         }
         self->empty_reads = n == 0 ? self->empty_reads + 1 : 0;
@@ -652,6 +663,10 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     do {
       ret = read_frame (self, map.data, &size);
     } while (ret == GST_FLOW_OK && !frame_is_whole (self, size));
+    if (ret == GST_FLOW_OK
+        && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM)
+      fgrab_src_stream_align (&self->stream, self->obj.configured_caps,
+          map.data, &size);
     buf_size = map.size;
     gst_buffer_unmap (buf, &map);
     if (ret != GST_FLOW_OK)
@@ -684,14 +699,56 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
   return GST_FLOW_OK;
 }
 
+/* GstBaseSrc's own EOS, for what fgrabsrcstream.c does not drain. */
+static void
+send_eos_at_once (GstElement * element)
+{
+  GST_ELEMENT_CLASS (parent_class)->send_event (element, gst_event_new_eos ());
+}
+
+/* An EOS sent to an encoder that has commands ends the recording on a
+ * whole GOP: the encoder is stopped, and the streaming thread reads its
+ * last GOP up to the driver's end of stream, which ends the stream.
+ * GstBaseSrc would interrupt the read at once. */
+static gboolean
+gst_fgrab_src_send_event (GstElement * element, GstEvent * event)
+{
+  GstFgrabSrc *self = GST_FGRAB_SRC (element);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS &&
+      fgrab_src_stream_begin_drain (&self->stream, &self->obj)) {
+    gst_event_unref (event);
+    return TRUE;
+  }
+  return GST_ELEMENT_CLASS (parent_class)->send_event (element, event);
+}
+
+/* A live source pauses: so does the encoder, where it can, rather than
+ * fill the driver's buffers with what nobody reads. */
+static GstStateChangeReturn
+gst_fgrab_src_change_state (GstElement * element, GstStateChange transition)
+{
+  GstFgrabSrc *self = GST_FGRAB_SRC (element);
+
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    fgrab_src_stream_pause (&self->stream, &self->obj, TRUE);
+  else if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    fgrab_src_stream_pause (&self->stream, &self->obj, FALSE);
+  return fgrab_object_change_state (&self->obj, transition,
+      GST_ELEMENT_CLASS (parent_class));
+}
+
 static void
 gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
 {
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->finalize = gst_fgrab_src_finalize;
   fgrab_object_class_init (G_OBJECT_CLASS (klass), FALSE, DEFAULT_DEVICE);
   fgrab_object_install_src_vfuncs (basesrc_class);
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
+  element_class->send_event = GST_DEBUG_FUNCPTR (gst_fgrab_src_send_event);
   basesrc_class->negotiate = GST_DEBUG_FUNCPTR (gst_fgrab_src_negotiate);
   basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_fgrab_src_fixate);
   basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_fgrab_src_set_caps);
@@ -713,6 +770,7 @@ gst_fgrab_src_init (GstFgrabSrc * self)
   fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
   gst_video_info_init (&self->info);
   fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
+  fgrab_src_stream_init (&self->stream, GST_ELEMENT (self), send_eos_at_once);
 
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);

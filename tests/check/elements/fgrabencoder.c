@@ -24,6 +24,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include <gst/check/gstcheck.h>
 
 #include "fakev4l2.h"
@@ -152,6 +154,255 @@ GST_START_TEST (test_wrong_stream_type_downstream_is_an_error)
 
 GST_END_TEST;
 
+/* A harness on a fake ivtv encoder node: a real program stream (or with
+ * @ts, a transport stream) read in chunks of the driver's choosing. */
+static GstHarness *
+encoder_harness (FakeV4l2Device ** dev, gboolean ts, guint64 start_offset)
+{
+  *dev = fake_v4l2_device_new_encoder (FAKE_PATH);
+  if (ts)
+    fake_v4l2_device_set_menu_skip_mask (*dev, V4L2_CID_MPEG_STREAM_TYPE, 0);
+  fake_v4l2_device_set_stream_start_offset (*dev, start_offset);
+  return gst_harness_new_parse (ts ? "fgrabsrc device=" FAKE_PATH
+      " extra-controls=c,stream_type=1" : "fgrabsrc device=" FAKE_PATH);
+}
+
+/* Appends the bytes of @buf to @out; fails on a hole in the offsets. */
+static void
+append_buffer (GByteArray * out, GstBuffer * buf)
+{
+  GstMapInfo map;
+
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), out->len);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  g_byte_array_append (out, map.data, map.size);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (buf), out->len);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+}
+
+/* Pulls buffers into @out until the EOS event (the harness queues events
+ * and buffers apart: the buffers queued when it came were before it). */
+static void
+pull_until_eos (GstHarness * h, GByteArray * out)
+{
+  GstBuffer *buf;
+  gboolean eos = FALSE;
+
+  while (!eos) {
+    GstEvent *ev = gst_harness_try_pull_event (h);
+
+    if (ev != NULL) {
+      eos = GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+      gst_event_unref (ev);
+      continue;
+    }
+    buf = gst_harness_try_pull (h);
+    if (buf != NULL)
+      append_buffer (out, buf);
+    else
+      g_usleep (1000);
+  }
+  while ((buf = gst_harness_try_pull (h)) != NULL)
+    append_buffer (out, buf);
+}
+
+/* gst-launch-1.0 -e: the EOS stops the encoder at the end of its GOP,
+ * and what it delivers up to its end of stream is in the recording,
+ * which is whole GOPs of the card's stream, byte-exact. */
+GST_START_TEST (test_eos_drains_the_encoder_to_a_gop_end)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GByteArray *rec = g_byte_array_new ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  guint8 *want;
+
+  gst_harness_play (h);
+  /* the capture is under way once a buffer came */
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 1);
+  fail_unless (fake_v4l2_device_get_ended_on_gop (dev));
+  fail_unless (rec->len > 0);
+  fail_unless_equals_uint64 (rec->len % gop, 0);
+  want = g_malloc (rec->len);
+  fake_v4l2_encoder_stream_bytes (V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 720, 480,
+      0, want, rec->len);
+  fail_unless (memcmp (want, rec->data, rec->len) == 0);
+  g_free (want);
+  gst_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
+/* pvrusb2 has no encoder commands (ENOTTY): the EOS ends the stream at
+ * once, as before, and nothing is sent to the card. */
+GST_START_TEST (test_eos_without_encoder_commands)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GByteArray *rec = g_byte_array_new ();
+
+  fake_v4l2_device_set_encoder_commands (dev, FALSE);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 0);
+  gst_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
+/* An encoder that stops delivering after the STOP: after the hang guard
+ * a warning, and the EOS goes out anyway. */
+GST_START_TEST (test_eos_drain_of_a_stalled_encoder_ends)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GByteArray *rec = g_byte_array_new ();
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  fake_v4l2_device_stall (dev, TRUE);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 1);
+  fgrab_check_assert_message (bus, GST_MESSAGE_WARNING,
+      "did not end its stream", NULL);
+  fake_v4l2_device_stall (dev, FALSE);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
+/* A live source paused pauses the encoder; playing again resumes it. */
+GST_START_TEST (test_pause_and_resume_the_encoder)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  gst_element_set_state (h->element, GST_STATE_PAUSED);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_PAUSE), 1);
+  fail_unless (fake_v4l2_device_is_encoder_paused (dev));
+  gst_element_set_state (h->element, GST_STATE_PLAYING);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_RESUME), 1);
+  fail_unless (!fake_v4l2_device_is_encoder_paused (dev));
+  gst_buffer_unref (gst_harness_pull (h));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The bytes @h's element reported dropped in a QoS message (in bytes,
+ * nothing processed yet), 0 when it posted none. */
+static guint64
+dropped_bytes_reported (GstBus * bus)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS);
+  guint64 processed, dropped = 0;
+  GstFormat format;
+
+  if (msg == NULL)
+    return 0;
+  gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
+  fail_unless_equals_int (format, GST_FORMAT_BYTES);
+  fail_unless_equals_uint64 (processed, 0);
+  gst_message_unref (msg);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_QOS) == NULL);
+  return dropped;
+}
+
+/* The first buffer of @h, which must start at @start of the stream of
+ * @type: it is cut to the first pack or packet start after it, and the
+ * bytes cut, @boundary, are reported. */
+static void
+assert_first_buffer_aligned (GstHarness * h, guint32 type, guint64 start,
+    guint64 boundary)
+{
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GstBuffer *buf;
+  GstMapInfo map;
+  guint8 want[16];
+
+  gst_harness_play (h);
+  buf = gst_harness_pull (h);
+  fail_unless_equals_uint64 (dropped_bytes_reported (bus), boundary);
+  fgrab_check_harness_bus_free (h, bus);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), 0);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless (map.size >= sizeof (want));
+  fake_v4l2_encoder_stream_bytes (type, 720, 480, start + boundary, want,
+      sizeof (want));
+  fail_unless (memcmp (map.data, want, sizeof (want)) == 0);
+  if (type == V4L2_MPEG_STREAM_TYPE_MPEG2_TS) {
+    fail_unless_equals_int (map.data[0], 0x47);
+  } else {
+    fail_unless (map.data[0] == 0 && map.data[1] == 0 && map.data[2] == 1 &&
+        map.data[3] == 0xba);
+  }
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+}
+
+GST_START_TEST (test_mid_stream_ps_aligned_to_a_pack)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 1000);
+
+  /* packs are 2048 bytes: the next starts 1048 bytes on */
+  assert_first_buffer_aligned (h, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 1000,
+      FAKE_V4L2_ENCODER_PACK_SIZE - 1000);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mid_stream_ts_aligned_to_a_packet)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, TRUE, 1000);
+
+  /* 1000 = 5 * 188 + 60: the next packet starts 128 bytes on */
+  assert_first_buffer_aligned (h, V4L2_MPEG_STREAM_TYPE_MPEG2_TS, 1000,
+      6 * 188 - 1000);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Read from its start the stream needs no cutting. */
+GST_START_TEST (test_stream_from_its_start_keeps_every_byte)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, TRUE, 0);
+
+  assert_first_buffer_aligned (h, V4L2_MPEG_STREAM_TYPE_MPEG2_TS, 0, 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 fgrabencoder_suite (void)
 {
@@ -164,6 +415,13 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_caps_follow_a_stream_type_change);
   tcase_add_test (tc, test_without_a_stream_type_control);
   tcase_add_test (tc, test_wrong_stream_type_downstream_is_an_error);
+  tcase_add_test (tc, test_eos_drains_the_encoder_to_a_gop_end);
+  tcase_add_test (tc, test_eos_without_encoder_commands);
+  tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
+  tcase_add_test (tc, test_pause_and_resume_the_encoder);
+  tcase_add_test (tc, test_mid_stream_ps_aligned_to_a_pack);
+  tcase_add_test (tc, test_mid_stream_ts_aligned_to_a_packet);
+  tcase_add_test (tc, test_stream_from_its_start_keeps_every_byte);
   return s;
 }
 

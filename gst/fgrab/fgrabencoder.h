@@ -1,0 +1,45 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifndef __FGRAB_ENCODER_H__
+#define __FGRAB_ENCODER_H__
+
+#include "fgrabdevice.h"
+
+/* The device layer's encoder commands (VIDIOC_ENCODER_CMD) of MPEG
+ * encoder cards: ivtv and cx18 answer them, pvrusb2 does not (ENOTTY).
+ * The first read() starts the encoder, so START is never needed. */
+
+G_BEGIN_DECLS
+/* Whether the node has encoder commands: VIDIOC_TRY_ENCODER_CMD with a
+ * STOP at the end of the GOP, which changes nothing. */
+    gboolean fgrab_device_has_encoder_commands (FgrabDevice * device);
+/* STOP with V4L2_ENC_CMD_STOP_AT_GOP_END: the driver delivers the rest
+ * of the GOP begun, then read() returns 0.  Fails with
+ * FGRAB_DEVICE_ERROR_SETTINGS when the driver refuses. */
+gboolean fgrab_device_stop_encoder_at_gop_end (FgrabDevice * device,
+    GError ** error);
+/* PAUSE (@pause TRUE) or RESUME: a paused encoder delivers nothing.
+ * Fails as fgrab_device_stop_encoder_at_gop_end does (ivtv refuses both
+ * with EPERM when it is not capturing). */
+gboolean fgrab_device_pause_encoder (FgrabDevice * device, gboolean pause,
+    GError ** error);
+
+G_END_DECLS
+#endif /* __FGRAB_ENCODER_H__ */

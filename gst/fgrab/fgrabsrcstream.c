@@ -1,0 +1,318 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* fgrabsrc on MPEG byte streams: alignment and encoder commands. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "fgrabencoder.h"
+#include "fgrabsrcstream.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
+#define GST_CAT_DEFAULT gst_fgrab_src_debug
+
+/* How long a drain may take before the EOS goes out anyway: a GOP lasts
+ * half a second; MythTV takes 5 s without data for a stalled driver. */
+#define DRAIN_TIMEOUT (5 * GST_SECOND)
+
+#define TS_PACKET 188
+/* consecutive sync bytes that make a TS packet start */
+#define TS_SYNCS 3
+
+void
+fgrab_src_stream_init (FgrabSrcStream * st, GstElement * element,
+    FgrabSrcStreamEosFunc fallback_eos)
+{
+  memset (st, 0, sizeof (*st));
+  st->element = element;
+  st->fallback_eos = fallback_eos;
+}
+
+void
+fgrab_src_stream_start (FgrabSrcStream * st, FgrabDevice * device)
+{
+  gboolean has = fgrab_device_has_encoder_commands (device);
+
+  GST_OBJECT_LOCK (st->element);
+  st->has_commands = has;
+  st->paused = FALSE;
+  st->draining = FALSE;
+  GST_OBJECT_UNLOCK (st->element);
+  st->align = TRUE;
+  st->dropped = 0;
+  GST_DEBUG_OBJECT (st->element, "encoder commands: %s", has ? "yes" : "no");
+}
+
+/* Takes the guard out under the object lock; the caller unschedules it. */
+static GstClockID
+take_guard (FgrabSrcStream * st)
+{
+  GstClockID id = st->guard;
+
+  st->guard = NULL;
+  st->draining = FALSE;
+  return id;
+}
+
+static void
+cancel_guard (GstClockID id)
+{
+  if (id) {
+    gst_clock_id_unschedule (id);
+    gst_clock_id_unref (id);
+  }
+}
+
+void
+fgrab_src_stream_stop (FgrabSrcStream * st)
+{
+  GstClockID id;
+
+  GST_OBJECT_LOCK (st->element);
+  id = take_guard (st);
+  st->paused = FALSE;
+  GST_OBJECT_UNLOCK (st->element);
+  cancel_guard (id);
+}
+
+/* Offset of the first pack header in @data, -1 if none. */
+static gssize
+find_pack (const guint8 * data, gsize size)
+{
+  gsize i;
+
+  for (i = 0; i + 4 <= size; i++)
+    if (data[i] == 0 && data[i + 1] == 0 && data[i + 2] == 1 &&
+        data[i + 3] == 0xBA)
+      return i;
+  return -1;
+}
+
+/* Offset of the first sync byte in @data followed by sync bytes a packet
+ * apart (TS_SYNCS in all, those of them the chunk holds), -1 if none. */
+static gssize
+find_ts_packet (const guint8 * data, gsize size)
+{
+  gsize i, k;
+
+  for (i = 0; i < size; i++) {
+    for (k = 0; k < TS_SYNCS && i + k * TS_PACKET < size; k++)
+      if (data[i + k * TS_PACKET] != 0x47)
+        break;
+    if (k == TS_SYNCS || (k > 0 && i + k * TS_PACKET >= size))
+      return i;
+  }
+  return -1;
+}
+
+/* A QoS message as for lost frames (fgrabframeclock.c), in bytes: what
+ * was cut off before the first boundary, none pushed yet. */
+static void
+post_dropped_bytes (FgrabSrcStream * st)
+{
+  GstMessage *msg;
+
+  msg = gst_message_new_qos (GST_OBJECT_CAST (st->element), TRUE,
+      GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE,
+      GST_CLOCK_TIME_NONE);
+  gst_message_set_qos_stats (msg, GST_FORMAT_BYTES, 0, st->dropped);
+  gst_element_post_message (st->element, msg);
+}
+
+void
+fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
+    gsize * size)
+{
+  GstStructure *s;
+  gboolean system = FALSE;
+  gssize at;
+
+  if (!st->align)
+    return;
+  s = caps ? gst_caps_get_structure (caps, 0) : NULL;
+  if (s && gst_structure_has_name (s, "video/mpegts")) {
+    at = find_ts_packet (data, *size);
+  } else if (s && gst_structure_has_name (s, "video/mpeg") &&
+      gst_structure_get_boolean (s, "systemstream", &system) && system) {
+    at = find_pack (data, *size);
+  } else {
+    /* nothing to align to */
+    st->align = FALSE;
+    return;
+  }
+
+  st->align = FALSE;
+  if (at < 0) {
+    /* Not the stream the caps say, or reads shorter than a pack: better
+     * passed on whole than dropped until one turns up. */
+    GST_ELEMENT_WARNING (st->element, STREAM, FORMAT,
+        ("The first %" G_GSIZE_FORMAT " bytes read hold no pack or packet "
+            "start of %" GST_PTR_FORMAT ": the stream is passed on as it "
+            "comes. Check the card's stream type (extra-controls).", *size,
+            caps), (NULL));
+    return;
+  }
+
+  if (at > 0) {
+    st->dropped += at;
+    *size -= at;
+    memmove (data, data + at, *size);
+    post_dropped_bytes (st);
+  }
+  GST_DEBUG_OBJECT (st->element, "aligned: %" G_GUINT64_FORMAT " bytes "
+      "dropped before the first %s", st->dropped,
+      gst_structure_has_name (s, "video/mpegts") ? "packet" : "pack");
+}
+
+typedef struct
+{
+  GstElement *element;
+  FgrabSrcStream *st;
+} GuardData;
+
+static void
+guard_data_free (gpointer data)
+{
+  GuardData *gd = data;
+
+  gst_object_unref (gd->element);
+  g_free (gd);
+}
+
+static gboolean
+guard_fired (GstClock * clock, GstClockTime time, GstClockID id,
+    gpointer user_data)
+{
+  GuardData *gd = user_data;
+  FgrabSrcStream *st = gd->st;
+  GstClockID mine = NULL;
+
+  GST_OBJECT_LOCK (gd->element);
+  if (st->guard == id)
+    mine = take_guard (st);
+  GST_OBJECT_UNLOCK (gd->element);
+  if (mine == NULL)
+    return TRUE;
+  gst_clock_id_unref (mine);
+
+  GST_ELEMENT_WARNING (gd->element, RESOURCE, READ,
+      ("The encoder did not end its stream within %u seconds of the stop "
+          "command: the recording ends without its last GOP.",
+          (guint) (DRAIN_TIMEOUT / GST_SECOND)), (NULL));
+  st->fallback_eos (gd->element);
+  return TRUE;
+}
+
+/* Arms the hang guard of a drain, under the object lock. */
+static void
+arm_guard (FgrabSrcStream * st)
+{
+  GstClock *clock = gst_system_clock_obtain ();
+  GuardData *gd = g_new0 (GuardData, 1);
+
+  gd->element = gst_object_ref (st->element);
+  gd->st = st;
+  st->draining = TRUE;
+  st->guard = gst_clock_new_single_shot_id (clock,
+      gst_clock_get_time (clock) + DRAIN_TIMEOUT);
+  gst_clock_id_wait_async (st->guard, guard_fired, gd, guard_data_free);
+  gst_object_unref (clock);
+}
+
+gboolean
+fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
+{
+  GError *error = NULL;
+  FgrabDevice *device;
+  GstClockID id;
+  gboolean go;
+
+  GST_OBJECT_LOCK (st->element);
+  go = st->has_commands && !st->paused && !st->draining && obj->io_started;
+  if (go)
+    arm_guard (st);
+  GST_OBJECT_UNLOCK (st->element);
+  if (!go)
+    return FALSE;
+
+  device = fgrab_object_ref_device (obj);
+  if (device && fgrab_device_stop_encoder_at_gop_end (device, &error)) {
+    fgrab_device_unref (device);
+    GST_INFO_OBJECT (st->element, "EOS: encoder stops at the end of its GOP");
+    return TRUE;
+  }
+
+  GST_WARNING_OBJECT (st->element, "no drain, EOS at once: %s",
+      error ? error->message : "no device");
+  g_clear_error (&error);
+  if (device)
+    fgrab_device_unref (device);
+  GST_OBJECT_LOCK (st->element);
+  id = take_guard (st);
+  GST_OBJECT_UNLOCK (st->element);
+  cancel_guard (id);
+  return FALSE;
+}
+
+void
+fgrab_src_stream_drained (FgrabSrcStream * st)
+{
+  GstClockID id;
+
+  GST_OBJECT_LOCK (st->element);
+  id = take_guard (st);
+  GST_OBJECT_UNLOCK (st->element);
+  if (id)
+    GST_INFO_OBJECT (st->element, "the encoder ended its stream on a GOP");
+  cancel_guard (id);
+}
+
+void
+fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj, gboolean pause)
+{
+  GError *error = NULL;
+  FgrabDevice *device;
+  gboolean go;
+
+  GST_OBJECT_LOCK (st->element);
+  go = st->has_commands && !st->draining && st->paused != pause &&
+      obj->io_started;
+  if (go)
+    st->paused = pause;
+  GST_OBJECT_UNLOCK (st->element);
+  if (!go)
+    return;
+
+  device = fgrab_object_ref_device (obj);
+  if (device == NULL)
+    return;
+  if (!fgrab_device_pause_encoder (device, pause, &error)) {
+    /* ivtv: EPERM once the capture ended; nothing is paused then */
+    GST_DEBUG_OBJECT (st->element, "%s", error->message);
+    g_clear_error (&error);
+    GST_OBJECT_LOCK (st->element);
+    st->paused = FALSE;
+    GST_OBJECT_UNLOCK (st->element);
+  }
+  fgrab_device_unref (device);
+}
