@@ -59,6 +59,8 @@ typedef enum
   FGRAB_IO_EOS,
   /* The GError says what. */
   FGRAB_IO_ERROR,
+  /* No data for the stall timeout (fgrab_device_set_stall_timeout). */
+  FGRAB_IO_TIMEOUT,
 } FgrabIoResult;
 
 /* The layout of one raw frame as the driver stores it. */
@@ -92,7 +94,8 @@ typedef struct _FgrabDevice FgrabDevice;
  * the element's object lock before using it.
  *
  * The lock discipline: every function of this layer but the I/O
- * (fgrab_device_read, fgrab_device_write, fgrab_device_set_frame_period)
+ * (fgrab_device_read, fgrab_device_write, fgrab_device_set_frame_period,
+ * fgrab_device_set_stall_timeout)
  * holds @lock for its whole run, so a caps query never sees the node half
  * reopened or its probed caps half freed.  The I/O runs unlocked, so that
  * unlock() is never kept waiting by a read blocked in poll; it belongs to
@@ -117,6 +120,8 @@ struct _FgrabDevice
   GstClockTime poll_timeout;
   GstClockTime poll_trusted_timeout;
   gboolean poll_trusted;
+  /* how long a read waits for data before it gives up, 0 for ever */
+  GstClockTime stall_timeout;
 
   struct v4l2_capability vcap;
   /* the capabilities of this node: device_caps when the driver has them */
@@ -209,6 +214,10 @@ void fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing);
  * read again and whether it believes poll (fgrabio.c says how).  Starts
  * over with poll not believed. */
 void fgrab_device_set_frame_period (FgrabDevice * device, GstClockTime period);
+/* How long fgrab_device_read waits for data before it returns
+ * FGRAB_IO_TIMEOUT (a stalled driver); 0 (the default): for ever. */
+void fgrab_device_set_stall_timeout (FgrabDevice * device,
+    GstClockTime timeout);
 /* Reads once, waiting for data first if there is none.  Each read starts
  * a frame (a frame is one read(): vb2 never lets a read() cross into the
  * next one), so once poll is trusted the wait comes before the read.  On

@@ -121,6 +121,7 @@ void
 fgrab_frame_clock_forget_gap (FgrabFrameClock * fc)
 {
   fc->last_pts = GST_CLOCK_TIME_NONE;
+  fc->discont = TRUE;
 }
 
 /* Frames the driver dropped between the last frame and this one, whose

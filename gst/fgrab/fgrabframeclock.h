@@ -59,7 +59,7 @@ void fgrab_frame_clock_configure (FgrabFrameClock * fc, gboolean stream,
 void fgrab_frame_clock_drop (FgrabFrameClock * fc, const gchar * why,
     gsize size, gsize payload);
 /* The node was closed and opened again: the time until the next frame
- * is not a gap to measure. */
+ * is not a gap to measure, and the next buffer is DISCONT. */
 void fgrab_frame_clock_forget_gap (FgrabFrameClock * fc);
 /* PTS, duration, offsets and DISCONT of @buf, a frame (or a byte-stream
  * chunk of @size bytes) just read; a gap since the last is posted. */

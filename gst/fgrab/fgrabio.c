@@ -91,6 +91,23 @@ fgrab_device_set_frame_period (FgrabDevice * device, GstClockTime period)
 }
 
 void
+fgrab_device_set_stall_timeout (FgrabDevice * device, GstClockTime timeout)
+{
+  device->stall_timeout = timeout;
+}
+
+/* The monotonic time (in microseconds) at which a read that has had no
+ * data since now has stalled; 0 for never. */
+static gint64
+stall_deadline (FgrabDevice * device)
+{
+  if (device->stall_timeout == 0 ||
+      !GST_CLOCK_TIME_IS_VALID (device->stall_timeout))
+    return 0;
+  return g_get_monotonic_time () + GST_TIME_AS_USECONDS (device->stall_timeout);
+}
+
+void
 fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
 {
   HOLD_DEVICE_LOCK (device);
@@ -184,6 +201,7 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
   gboolean wait = device->poll_trusted;
   /* how the last wait of this call ended, if there was one */
   gboolean waited = FALSE, woke = FALSE;
+  gint64 deadline = stall_deadline (device);
 
   *nread = 0;
   for (;;) {
@@ -230,6 +248,11 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
      * rather than spin */
     if (polled_error)
       return io_error (device, EIO, "read", error);
+    if (deadline != 0 && g_get_monotonic_time () >= deadline) {
+      GST_DEBUG ("%s: no data for %" GST_TIME_FORMAT, device->path,
+          GST_TIME_ARGS (device->stall_timeout));
+      return FGRAB_IO_TIMEOUT;
+    }
     wait = TRUE;
   }
 }

@@ -446,6 +446,19 @@ replace_device (FgrabObject * obj, FgrabDevice * device)
   fgrab_device_unref (old);
 }
 
+/* What the properties ask of the node, at open and again after a reopen
+ * that may have lost it: the route and standard first (they decide the
+ * formats), then the controls (the stream type decides the caps) and the
+ * tuner of the route chosen. */
+static gboolean
+apply_settings (FgrabObject * obj, FgrabDevice * device)
+{
+  if (!select_route_and_norm (obj, device))
+    return FALSE;
+  fgrab_control_props_apply (obj, device);
+  return fgrab_tuning_apply (obj, device);
+}
+
 gboolean
 fgrab_object_open (FgrabObject * obj)
 {
@@ -477,12 +490,7 @@ fgrab_object_open (FgrabObject * obj)
   GST_INFO_OBJECT (obj->element, "opened %s ('%s')", device->path,
       device->vcap.card);
 
-  if (!select_route_and_norm (obj, device)) {
-    fgrab_device_unref (device);
-    return FALSE;
-  }
-  fgrab_control_props_apply (obj, device);
-  if (!fgrab_tuning_apply (obj, device)) {
+  if (!apply_settings (obj, device)) {
     fgrab_device_unref (device);
     return FALSE;
   }
@@ -534,6 +542,15 @@ fgrab_object_reopen (FgrabObject * obj, gboolean post_errors)
     GST_WARNING_OBJECT (obj->element, "could not reopen: %s", error->message);
   g_error_free (error);
   return FALSE;
+}
+
+gboolean
+fgrab_object_restore (FgrabObject * obj)
+{
+  GST_DEBUG_OBJECT (obj->element, "reopening the device and setting it up "
+      "again");
+  obj->io_started = TRUE;
+  return fgrab_object_reopen (obj, TRUE) && apply_settings (obj, obj->device);
 }
 
 gboolean

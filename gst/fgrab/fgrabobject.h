@@ -148,6 +148,11 @@ GstStateChangeReturn fgrab_object_change_state (FgrabObject * obj,
  * opened: after posting an error when @post_errors, else with a warning in
  * the log (on the way down, where the next start reports it). */
 gboolean fgrab_object_reopen (FgrabObject * obj, gboolean post_errors);
+/* Reopens the node whatever I/O ran, and applies the route, standard,
+ * controls and tuning again, as a driver reset (HD PVR) may lose them:
+ * FALSE after posting an error.  Format and parameters are the element's
+ * to set again. */
+gboolean fgrab_object_restore (FgrabObject * obj);
 /* READY->PAUSED: the node open and idle, a route or norm set in READY
  * applied.  FALSE after posting an error. */
 gboolean fgrab_object_start (FgrabObject * obj);

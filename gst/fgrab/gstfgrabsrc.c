@@ -43,6 +43,14 @@
  * node is reopened once (videobuf2 fails every read() until then); a
  * second error before a frame is read ends the stream with an error.
  *
+ * A driver that delivers nothing for #GstFgrabSrc:timeout seconds is
+ * taken for stalled, as MythTV takes ivtv and HD PVR cards: a warning,
+ * then the node is reopened and set up again (input, standard, controls,
+ * frequency, format, parameters) and the capture goes on, DISCONT.  After
+ * three reopens in a row without data, an error.  By default this applies
+ * to MPEG encoder nodes (5 seconds); other nodes wait for ever, as a
+ * v4l2loopback reader must while its writer pauses.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 fgrabsrc device=/dev/video0 num-buffers=100 ! videoconvert ! autovideosink
@@ -76,6 +84,17 @@ GST_DEBUG_CATEGORY (gst_fgrab_src_debug);
 /* Empty reads in a row taken as the end of the stream (see read_frame). */
 #define MAX_EMPTY_READS 16
 
+/* timeout: -1 (auto) is STREAM_TIMEOUT seconds for byte streams and for
+ * ever for frames; reopens in a row without data before an error */
+#define DEFAULT_TIMEOUT -1
+#define STREAM_TIMEOUT 5
+#define MAX_STALL_REOPENS 3
+
+enum
+{
+  PROP_TIMEOUT = FGRAB_PROP_LAST,
+};
+
 
 struct _GstFgrabSrc
 {
@@ -97,6 +116,9 @@ struct _GstFgrabSrc
   gboolean eio_reopened;
   /* reads in a row that returned 0 bytes */
   guint empty_reads;
+  /* timeout as set (object lock), reopens for stalls since the last data */
+  gint timeout;
+  guint stalls;
   /* MPEG byte streams: alignment, encoder commands */
   FgrabSrcStream stream;
 };
@@ -119,6 +141,36 @@ gst_fgrab_src_finalize (GObject * object)
   fgrab_src_alloc_clear (&self->alloc);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_fgrab_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstFgrabSrc *self = GST_FGRAB_SRC (object);
+
+  if (prop_id != PROP_TIMEOUT) {
+    fgrab_object_set_property (object, prop_id, value, pspec);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  self->timeout = g_value_get_int (value);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_fgrab_src_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstFgrabSrc *self = GST_FGRAB_SRC (object);
+
+  if (prop_id != PROP_TIMEOUT) {
+    fgrab_object_get_property (object, prop_id, value, pspec);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  g_value_set_int (value, self->timeout);
+  GST_OBJECT_UNLOCK (self);
 }
 
 /* TRUE when @s leaves the rate entirely open: the driver did not enumerate
@@ -286,6 +338,31 @@ configure_layout (GstFgrabSrc * self)
   return TRUE;
 }
 
+/* Fixed caps for S_FMT from @caps: the rate plays no part there. */
+static GstCaps *
+format_caps (GstCaps * caps)
+{
+  GstCaps *result = gst_caps_copy (caps);
+
+  gst_structure_remove_field (gst_caps_get_structure (result, 0), "framerate");
+  return gst_caps_fixate (result);
+}
+
+/* The timeout in seconds for the format in force, 0 for ever. */
+static guint
+stall_timeout (GstFgrabSrc * self)
+{
+  gint timeout;
+
+  GST_OBJECT_LOCK (self);
+  timeout = self->timeout;
+  GST_OBJECT_UNLOCK (self);
+  if (timeout >= 0)
+    return timeout;
+  return self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM ?
+      STREAM_TIMEOUT : 0;
+}
+
 /* S_FMT and S_PARM from @caps (fixed but for an open framerate).  Returns
  * the caps of what the driver really does, or NULL after posting an
  * error. */
@@ -304,11 +381,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
           "framerate", &req_n, &req_d) || req_n <= 0)
     req_n = 0;
 
-  /* fixed caps for S_FMT: the rate plays no part there */
-  result = gst_caps_copy (caps);
-  gst_structure_remove_field (gst_caps_get_structure (result, 0), "framerate");
-  result = gst_caps_fixate (result);
-
+  result = format_caps (caps);
   if (!fgrab_device_set_format (self->obj.device, result, &error)) {
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
@@ -325,6 +398,8 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   }
   fgrab_frame_clock_configure (&self->fclock,
       self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM, self->period);
+  fgrab_device_set_stall_timeout (self->obj.device,
+      stall_timeout (self) * GST_SECOND);
   self->obj.configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;
@@ -434,6 +509,7 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
   fgrab_frame_clock_reset (&self->fclock, GST_ELEMENT (self));
   self->eio_reopened = FALSE;
   self->empty_reads = 0;
+  self->stalls = 0;
 
   if (!fgrab_object_start (&self->obj))
     return FALSE;
@@ -498,33 +574,71 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
   return GST_BASE_SRC_CLASS (parent_class)->query (bsrc, query);
 }
 
-/* After a fatal error the driver calls vb2_queue_error(), and from then
- * on vb2 fails every read() with EIO until the queue is released, which
- * only closing the node does: retrying reads cannot help.  Reopening
- * can, when the fault was passing (a USB bus reset).  V4L2 keeps the
- * format across close; a driver that lost it would have frames read
- * with the wrong layout, so that is checked. */
+/* Reopens the node and sets it up again as configured, @after a read
+ * error (after vb2_queue_error() vb2 fails every read() with EIO until the
+ * queue is released, which only closing the node does; reopening helps
+ * when the fault was passing, a USB bus reset) or a stall (a driver that
+ * resets itself, as HD PVR does, may lose its settings: MythTV applies
+ * them again).  A driver that then keeps another format would have frames
+ * read with the wrong layout: an error. */
 static gboolean
-reopen_after_io_error (GstFgrabSrc * self)
+restore_device (GstFgrabSrc * self, const gchar * after)
 {
   FgrabDevice *device = self->obj.device;
   FgrabFrameLayout layout;
   GstVideoInfo info;
+  GError *error = NULL;
+  GstCaps *caps;
+  gboolean ok;
 
-  if (!fgrab_object_reopen (&self->obj, TRUE))
+  if (!fgrab_object_restore (&self->obj))
     return FALSE;
+  caps = format_caps (self->obj.configured_caps);
+  ok = fgrab_device_set_format (device, caps, &error);
+  gst_caps_unref (caps);
+  if (!ok) {
+    FGRAB_ELEMENT_POST_ERROR (self, error);
+    g_error_free (error);
+    return FALSE;
+  }
+  configure_rate (self, self->fps_n, self->fps_d);
   /* both layouts come zeroed from fgrab_device_get_layout, padding too */
   if (device->fgrab_format != self->obj.format ||
       !fgrab_device_get_layout (device, &info, &layout) ||
       memcmp (&layout, &self->layout, sizeof (layout)) != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
-        ("Device '%s' changed its format when it was reopened after a read "
-            "error.", device->path), (NULL));
+        ("Device '%s' changed its format when it was reopened after %s.",
+            device->path, after), (NULL));
     return FALSE;
   }
   /* the frames lost while the node was closed are not measured */
   fgrab_frame_clock_forget_gap (&self->fclock);
+  /* a new capture: its encoder starts again, its stream on a boundary */
+  fgrab_src_stream_start (&self->stream, device);
   return TRUE;
+}
+
+/* No data for the timeout: a stalled driver, reopened and set up again,
+ * MAX_STALL_REOPENS times in a row at most. */
+static gboolean
+recover_from_stall (GstFgrabSrc * self)
+{
+  const gchar *path = self->obj.device->path;
+  guint timeout = stall_timeout (self);
+
+  if (++self->stalls > MAX_STALL_REOPENS) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("Device '%s' delivered no data for %u seconds, even after "
+            "reopening it %u times. Check its input and signal, or set "
+            "timeout=0 to wait for ever.", path, timeout, MAX_STALL_REOPENS),
+        (NULL));
+    return FALSE;
+  }
+  GST_ELEMENT_WARNING (self, RESOURCE, READ,
+      ("Device '%s' delivered no data for %u seconds: reopening it and "
+          "setting it up again (attempt %u of %u).", path, timeout,
+          self->stalls, MAX_STALL_REOPENS), (NULL));
+  return restore_device (self, "a stall");
 }
 
 /* Reads one frame (or one chunk of a byte stream) into @data with one
@@ -550,6 +664,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
     switch (res) {
       case FGRAB_IO_OK:
         self->eio_reopened = FALSE;
+        self->stalls = 0;
         /* ivtv and cx18 return 0 once their encoder stopped; for frames
          * 0 bytes are an empty buffer (vb2: payload 0), not the end */
         if (n == 0 && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM) {
@@ -574,6 +689,10 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
         return GST_FLOW_FLUSHING;
       case FGRAB_IO_EOS:
         return GST_FLOW_EOS;
+      case FGRAB_IO_TIMEOUT:
+        if (!recover_from_stall (self))
+          return GST_FLOW_ERROR;
+        break;
       case FGRAB_IO_ERROR:
         if (g_error_matches (error, FGRAB_DEVICE_ERROR,
                 FGRAB_DEVICE_ERROR_IO) && !self->eio_reopened) {
@@ -583,7 +702,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
           fgrab_frame_clock_drop (&self->fclock, "read error", 0,
               self->layout.payload);
           self->eio_reopened = TRUE;
-          if (!reopen_after_io_error (self))
+          if (!restore_device (self, "a read error"))
             return GST_FLOW_ERROR;
           break;
         }
@@ -746,6 +865,25 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
 
   G_OBJECT_CLASS (klass)->finalize = gst_fgrab_src_finalize;
   fgrab_object_class_init (G_OBJECT_CLASS (klass), FALSE, DEFAULT_DEVICE);
+  G_OBJECT_CLASS (klass)->set_property = gst_fgrab_src_set_property;
+  G_OBJECT_CLASS (klass)->get_property = gst_fgrab_src_get_property;
+
+  /**
+   * GstFgrabSrc:timeout:
+   *
+   * Seconds without data after which the driver is taken for stalled:
+   * the node is reopened and set up again, with a warning, and after
+   * three reopens in a row without data the stream ends with an error.
+   * 0 waits for ever (right for v4l2loopback, whose writer may pause);
+   * -1 (the default) is 5 seconds for MPEG byte streams (encoder cards)
+   * and for ever for frames.  Read when the caps are set.
+   */
+  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_TIMEOUT,
+      g_param_spec_int ("timeout", "Timeout",
+          "Seconds without data before the device is reopened and set up "
+          "again (0: wait for ever, -1: 5 for MPEG streams, else for ever)",
+          -1, 3600, DEFAULT_TIMEOUT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   fgrab_object_install_src_vfuncs (basesrc_class);
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
   element_class->send_event = GST_DEBUG_FUNCPTR (gst_fgrab_src_send_event);
@@ -768,6 +906,7 @@ static void
 gst_fgrab_src_init (GstFgrabSrc * self)
 {
   fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
+  self->timeout = DEFAULT_TIMEOUT;
   gst_video_info_init (&self->info);
   fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
   fgrab_src_stream_init (&self->stream, GST_ELEMENT (self), send_eos_at_once);
