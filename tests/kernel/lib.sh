@@ -451,12 +451,13 @@ cam_ref() {
 
 # cam_writer TAG PATTERN FORMAT W H [FRAMES]: fgrabsink writes the still
 # PATTERN live at 30 fps (gst-launch -e: SIGINT ends it with EOS), FRAMES of
-# them (default 100000: until stopped). Returns once fgrabsink configured the
-# node and wrote its first frame (the node then shows a capture format);
-# sets WRITER_PID and WRITER_LOG. CAM_WRITER_LINE is the pipeline as run.
+# them (default: until stopped). Returns once fgrabsink configured the
+# node and wrote its first frame (the node then announces capture alone);
+# sets WRITER_PID and WRITER_LOG. CAM_WRITER_LINE is the pipeline as run
+# (docs/guide.md's "Virtual webcam" recipe quotes it).
 cam_writer() {
 	local tag=$1 i
-	CAM_WRITER_LINE="videotestsrc pattern=$2 is-live=true num-buffers=${6:-100000} ! $(cam_caps "$3" "$4" "$5") ! fgrabsink device=$DEV"
+	CAM_WRITER_LINE="videotestsrc pattern=$2 is-live=true${6:+ num-buffers=$6} ! $(cam_caps "$3" "$4" "$5") ! fgrabsink device=$DEV"
 	# shellcheck disable=SC2086 # the line is word-split on purpose
 	GST_DEBUG=fgrabsink:4 gst_bg "$tag-writer" -e $CAM_WRITER_LINE
 	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
