@@ -386,12 +386,6 @@ loopback_version() {
 	LOOP_VERNUM=$((10#${maj:-0} * 10000 + 10#${min:-0} * 100 + 10#${pat:-0}))
 }
 
-# loopback_since MAJOR MINOR: true when the loaded v4l2loopback is that version or newer
-loopback_since() {
-	[ -n "${LOOP_VERNUM:-}" ] || loopback_version
-	[ "$LOOP_VERNUM" -ge $(($1 * 10000 + $2 * 100)) ]
-}
-
 # loopback_reload PARAMS...: unloads v4l2loopback and loads it again with
 # PARAMS, so that a section starts with a fresh node (no state left by the
 # previous one); ends the scenario if the node does not come back.
@@ -486,7 +480,7 @@ cam_stop_writer() {
 # CAM_SIZES (distinct sizes) and CAM_LOG.
 cam_ffmpeg() {
 	local tag=$1 n=$2 out line f pid t0
-	local -A sums=() sizes=()
+	local -A ff_sums=() ff_sizes=()
 	t0=$(now_ms)
 	out=$KT_WORK/$tag.framemd5
 	CAM_LOG=$KT_LOGS/$tag-ffmpeg.log
@@ -503,11 +497,11 @@ cam_ffmpeg() {
 			[[ $line == \#* || -z $line ]] && continue
 			IFS=', ' read -r -a f <<<"$line"
 			CAM_N=$((CAM_N + 1))
-			sizes[${f[4]}]=1
-			sums[${f[5]}]=1
+			ff_sizes[${f[4]}]=1
+			ff_sums[${f[5]}]=1
 		done <"$out"
 	fi
-	CAM_SUMS="${!sums[*]}" CAM_SIZES="${!sizes[*]}"
+	CAM_SUMS="${!ff_sums[*]}" CAM_SIZES="${!ff_sizes[*]}"
 	info "$tag: ffmpeg -f v4l2 -i $DEV -frames:v $n -> exit $CAM_RC in $(($(now_ms) - t0)) ms, $CAM_N frames, sizes '$CAM_SIZES'"
 }
 
@@ -542,5 +536,5 @@ cam_expect() {
 		expect_eq "$1: every frame byte-identical to the frame written (md5)" "$CAM_SUMS" "$3"
 		expect_eq "$1: every frame's size" "$CAM_SIZES" "$4"
 	fi
-	[ "$CAM_RC" -eq 0 ] && [ "$CAM_N" -eq "$2" ] || show_log "$CAM_LOG"
+	if [ "$CAM_RC" -ne 0 ] || [ "$CAM_N" -ne "$2" ]; then show_log "$CAM_LOG"; fi
 }

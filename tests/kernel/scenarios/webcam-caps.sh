@@ -126,10 +126,9 @@ cam_v4l2src free-before $N
 cam_expect "before the change: v4l2src" $N "$REF_BIG" "$SIZE_BIG"
 touch "$go"
 wait_for_log "$RLOG" '^(CAPS 2|ERROR)' 30 || true
-ok=0
 for _ in $(seq 100); do
 	drv_fmt $DEV
-	[ "${DRV_W}x$DRV_H" = 320x240 ] && ok=1 && break
+	[ "${DRV_W}x$DRV_H" = 320x240 ] && break
 	grep -q '^ERROR' "$RLOG" && break
 	sleep 0.1
 done
@@ -167,8 +166,8 @@ expect_log "with a reader attached: the error names both sizes" \
 	"changed the negotiated format .*320x240 to .*640x480" "$RLOG"
 wait_exit $RPID 30 || true
 expect_eq "recaps-held: writer program exit status" "$KT_RC" 1
-kill -INT $reader 2>/dev/null || true
-wait_exit $reader 30 || true
+kill -INT "$reader" 2>/dev/null || true
+wait_exit "$reader" 30 || true
 frames "$rdir"
 info "attached reader: exit $KT_RC, $FR_N frames, sizes '$FR_SIZES'"
 expect_ge "attached reader: frames received" "$FR_N" 5
