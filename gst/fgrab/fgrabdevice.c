@@ -194,6 +194,33 @@ fgrab_device_takes_frame_per_write (FgrabDevice * device)
       strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0;
 }
 
+void
+fgrab_device_claim_loopback_output (FgrabDevice * device)
+{
+  gint type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+
+  HOLD_DEVICE_LOCK (device);
+
+  if (!fgrab_device_takes_frame_per_write (device))
+    return;
+  /* v4l2loopback 0.12 counts a handle as the writer only after
+   * STREAMON(OUTPUT), never after write(), and with exclusive_caps=1 gives
+   * the node its OUTPUT capability back only when a writer closes: after a
+   * write()-only writer the node announces no direction at all, and no
+   * second writer (nor this one after a reopen) can open it until the
+   * module is reloaded (fixed upstream in 0.13 by "Limit
+   * v4l2_loopback_write calls to (streaming) writers").  0.13 and 0.14
+   * take the STREAMON as write() would; 0.15 refuses it with EINVAL
+   * without REQBUFS and makes write() itself the writer, so a failure is
+   * only logged. */
+  if (fgrab_device_ioctl (device, VIDIOC_STREAMON, &type) < 0)
+    GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT) on v4l2loopback: %s (fine: "
+        "write() makes the writer)", device->path, g_strerror (errno));
+  else
+    GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT): this handle is the writer",
+        device->path);
+}
+
 static gboolean
 check_capabilities (FgrabDevice * device, GError ** error)
 {

@@ -240,5 +240,10 @@ FgrabIoResult fgrab_device_write (FgrabDevice * device, const guint8 * data,
  * once it is full, whatever the number of calls. */
 gboolean fgrab_device_takes_frame_per_write (FgrabDevice * device);
 
+/* On v4l2loopback, declares the handle the node's writer (after S_FMT), so
+ * that closing it gives an exclusive_caps=1 node its OUTPUT capability
+ * back; nothing on other drivers. */
+void fgrab_device_claim_loopback_output (FgrabDevice * device);
+
 G_END_DECLS
 #endif /* __FGRAB_DEVICE_H__ */

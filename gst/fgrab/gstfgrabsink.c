@@ -327,6 +327,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     g_error_free (error);
     goto failed;
   }
+  fgrab_device_claim_loopback_output (device);
 
   s = gst_caps_get_structure (caps, 0);
   if (!gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d))

@@ -362,3 +362,179 @@ declare -A KT_GST2V4L2=(
 	[xRGB]="RGB4 BX24" [BGRx]="BGR4 XR24" [ARGB]="BA24" [BGRA]="AR24"
 	[RGBx]="XB24" [xBGR]="RX24" [RGBA]="AB24" [ABGR]="RA24"
 )
+
+# ------------------------------------------------------------------ virtual webcam
+# Helpers of the webcam-*.sh scenarios: v4l2loopback with exclusive_caps=1,
+# fgrabsink writing a still videotestsrc pattern (every frame the same bytes,
+# so any frame a reader gets can be checked against one reference md5), FFmpeg
+# and GStreamer's v4l2src (mmap) reading. They use the scenario's DEV.
+
+# loopback_version: the loaded v4l2loopback's version (sysfs), e.g. 0.15.0;
+# sets LOOP_VERSION and LOOP_VERNUM (major*10000 + minor*100 + patch).
+# Releases before 0.13.0 declare no MODULE_VERSION, so they have no
+# version file (Debian 12's 0.12.7): that is taken as 0.12.
+loopback_version() {
+	local v maj min pat
+	[ -d /sys/module/v4l2loopback ] || fatal "v4l2loopback is not loaded"
+	if [ -r /sys/module/v4l2loopback/version ]; then
+		read -r v </sys/module/v4l2loopback/version
+	else
+		v=0.12
+	fi
+	IFS=. read -r maj min pat <<<"$v"
+	LOOP_VERSION=$v
+	LOOP_VERNUM=$((10#${maj:-0} * 10000 + 10#${min:-0} * 100 + 10#${pat:-0}))
+}
+
+# loopback_reload PARAMS...: unloads v4l2loopback and loads it again with
+# PARAMS, so that a section starts with a fresh node (no state left by the
+# previous one); ends the scenario if the node does not come back.
+loopback_reload() {
+	local i
+	modprobe -r v4l2loopback || fatal "cannot unload v4l2loopback (a process still has $DEV open?)"
+	# shellcheck disable=SC2068 # word-split on purpose
+	modprobe v4l2loopback $@ || fatal "modprobe v4l2loopback $* failed"
+	for ((i = 0; i < 50; i++)); do
+		[ -e "$DEV" ] && return 0
+		sleep 0.1
+	done
+	fatal "$DEV did not appear after modprobe v4l2loopback $*"
+}
+
+# node_caps DEV: what the node's device caps (QUERYCAP from a new handle)
+# announce now: "capture", "output", "capture+output" or "none".
+node_caps() {
+	local out line hex="" c=""
+	out=$(v4l2-ctl -d "$1" --info 2>&1) || true
+	while IFS= read -r line; do
+		[[ $line =~ Device\ Caps\ *:\ *0x([0-9a-fA-F]+) ]] && hex=${BASH_REMATCH[1]}
+	done <<<"$out"
+	[ -n "$hex" ] || {
+		echo "unknown"
+		return 0
+	}
+	(((16#$hex & 0x1) != 0)) && c=capture
+	(((16#$hex & 0x2) != 0)) && c=${c:+$c+}output
+	echo "${c:-none}"
+}
+
+# cam_caps FORMAT W H: the caps the webcam scenarios write (30 fps)
+cam_caps() { echo "video/x-raw,format=$1,width=$2,height=$3,framerate=30/1"; }
+
+# cam_size FORMAT W H: bytes of one frame (I420 or YUY2, even sizes)
+cam_size() {
+	case $1 in
+	I420) echo $(($2 * $3 * 3 / 2)) ;;
+	YUY2) echo $(($2 * $3 * 2)) ;;
+	*) fatal "cam_size: no size for $1" ;;
+	esac
+}
+
+# cam_ref PATTERN FORMAT W H: sets CAM_REF to the md5 of one frame of the
+# still videotestsrc PATTERN in that format, rendered without a device.
+cam_ref() {
+	local out rc
+	set +e
+	out=$(gst-launch-1.0 -q videotestsrc pattern="$1" num-buffers=1 ! "$(cam_caps "$2" "$3" "$4")" \
+		! fdsink fd=1 2>"$KT_LOGS/ref-$1-$2-${3}x$4.log" | md5sum)
+	rc=$?
+	set -e
+	[ "$rc" -eq 0 ] || fatal "cannot render the reference frame ($1 $2 ${3}x$4)"
+	CAM_REF=${out%% *}
+}
+
+# cam_writer TAG PATTERN FORMAT W H [FRAMES]: fgrabsink writes the still
+# PATTERN live at 30 fps (gst-launch -e: SIGINT ends it with EOS), FRAMES of
+# them (default: until stopped). Returns once fgrabsink configured the
+# node and wrote its first frame (the node then announces capture alone);
+# sets WRITER_PID and WRITER_LOG. CAM_WRITER_LINE is the pipeline as run
+# (docs/guide.md's "Virtual webcam" recipe quotes it).
+cam_writer() {
+	local tag=$1 i
+	CAM_WRITER_LINE="videotestsrc pattern=$2 is-live=true${6:+ num-buffers=$6} ! $(cam_caps "$3" "$4" "$5") ! fgrabsink device=$DEV"
+	# shellcheck disable=SC2086 # the line is word-split on purpose
+	GST_DEBUG=fgrabsink:4 gst_bg "$tag-writer" -e $CAM_WRITER_LINE
+	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
+	for ((i = 0; i < 300; i++)); do
+		[ "$(node_caps "$DEV")" != capture ] || return 0
+		kill -0 "$WRITER_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
+}
+
+# cam_stop_writer TAG: ends the writer with SIGINT (EOS) and checks it ended
+# cleanly (exit 0, EOS, no error); sets WRITER_RC.
+cam_stop_writer() {
+	kill -INT "$WRITER_PID" 2>/dev/null || true
+	wait_exit "$WRITER_PID" 30 || true
+	WRITER_RC=$KT_RC
+	expect_eq "$1: fgrabsink pipeline exit status" "$WRITER_RC" 0
+	expect_no_log "$1: no error from the writer" '^ERROR: ' "$WRITER_LOG"
+	info "$1: fgrabsink wrote $(frames_written "$WRITER_LOG") frames"
+}
+
+# cam_ffmpeg TAG FRAMES: FFmpeg (mmap, libavdevice's v4l2 demuxer) reads
+# FRAMES frames from DEV as they come (-c:v copy: the bytes as dequeued);
+# sets CAM_RC (255 if it had to be killed), CAM_N, CAM_SUMS (distinct md5s),
+# CAM_SIZES (distinct sizes) and CAM_LOG.
+cam_ffmpeg() {
+	local tag=$1 n=$2 out line f pid t0
+	local -A ff_sums=() ff_sizes=()
+	t0=$(now_ms)
+	out=$KT_WORK/$tag.framemd5
+	CAM_LOG=$KT_LOGS/$tag-ffmpeg.log
+	rm -f "$out"
+	ffmpeg -nostdin -hide_banner -loglevel info -f v4l2 -i "$DEV" -frames:v "$n" -c:v copy \
+		-f framemd5 "$out" >"$CAM_LOG" 2>&1 &
+	pid=$!
+	stop_reader "$pid" 60 || true
+	CAM_RC=$KT_RC
+	[ "$READER_INTERRUPTED" -eq 0 ] || CAM_RC=255
+	CAM_N=0
+	if [ -f "$out" ]; then
+		while IFS= read -r line; do
+			[[ $line == \#* || -z $line ]] && continue
+			IFS=', ' read -r -a f <<<"$line"
+			CAM_N=$((CAM_N + 1))
+			ff_sizes[${f[4]}]=1
+			ff_sums[${f[5]}]=1
+		done <"$out"
+	fi
+	CAM_SUMS="${!ff_sums[*]}" CAM_SIZES="${!ff_sizes[*]}"
+	info "$tag: ffmpeg -f v4l2 -i $DEV -frames:v $n -> exit $CAM_RC in $(($(now_ms) - t0)) ms, $CAM_N frames, sizes '$CAM_SIZES'"
+}
+
+# cam_v4l2src TAG FRAMES [V4L2SRC-PROPS...]: GStreamer's v4l2src (default
+# io-mode: mmap) reads FRAMES buffers, one file each; sets the same CAM_*
+# as cam_ffmpeg, and CAM_CAPS (the caps v4l2src negotiated).
+cam_v4l2src() {
+	local tag=$1 n=$2 dir line re='GstV4l2Src:[^.]*\.GstPad:src: caps = (.*)$'
+	shift 2
+	dir=$(fresh_dir "$tag")
+	gst "$tag-v4l2src" 60 v4l2src device="$DEV" num-buffers="$n" "$@" \
+		! multifilesink location="$dir/%05d.raw"
+	CAM_RC=$KT_RC CAM_LOG=$KT_LOG CAM_CAPS=""
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] && {
+			CAM_CAPS=${BASH_REMATCH[1]}
+			break
+		}
+	done <"$CAM_LOG"
+	frames "$dir"
+	CAM_N=$FR_N CAM_SUMS=$FR_SUMS CAM_SIZES=$FR_SIZES
+	rm -rf "$dir"
+	info "$tag: v4l2src -> exit $CAM_RC, $CAM_N frames, sizes '$CAM_SIZES', caps $CAM_CAPS"
+}
+
+# cam_expect TAG FRAMES MD5 SIZE: the last reader ended by itself (exit 0)
+# with FRAMES frames, every one SIZE bytes with the reference MD5.
+cam_expect() {
+	expect_eq "$1: reader exit status" "$CAM_RC" 0
+	expect_eq "$1: frames received" "$CAM_N" "$2"
+	if [ "$CAM_N" -gt 0 ]; then
+		expect_eq "$1: every frame byte-identical to the frame written (md5)" "$CAM_SUMS" "$3"
+		expect_eq "$1: every frame's size" "$CAM_SIZES" "$4"
+	fi
+	if [ "$CAM_RC" -ne 0 ] || [ "$CAM_N" -ne "$2" ]; then show_log "$CAM_LOG"; fi
+}
