@@ -120,6 +120,16 @@ else
   status=1
 fi
 
+# The Debian package (tests/pkg/run.sh): meson dist, dpkg-buildpackage,
+# lintian, and install/gst-inspect/purge in a throwaway minimal root of
+# this release (cached by tests/pkg/debroot.sh; the first run makes it).
+# Its log ends with meson-style Ok:/Fail: lines, counted below.
+install_packages test.sh debhelper dpkg-dev fakeroot lintian debootstrap || exit 1
+outputs+=("$build/test-output-pkg.txt")
+if ! tests/pkg/run.sh --build-dir "$build" 2>&1 | tee "$build/test-output-pkg.txt"; then
+  status=1
+fi
+
 # Totals from meson's summaries, over every run.
 count () {
   local f n total=0
