@@ -833,9 +833,9 @@ fgrab_element_post_full (GstElement * element, GstMessageType type,
 
 /* get_caps, unlock and unlock_stop, which both elements implement alike:
  * each finds its FgrabObject by the element (fgrab_object_get), so one
- * body serves both, in a GstBaseSrc (@base src) or a GstBaseSink (sink)
- * subclass's signature: the same bodies in each base class's
- * signature, @PAD being the macro that gives the element's pad. */
+ * body serves both, written once for each base class's signature
+ * (@base src: GstBaseSrc, sink: GstBaseSink), @PAD being the macro that
+ * gives the element's pad. */
 #define FGRAB_OBJECT_DEFINE_BASE_VFUNCS(base, Base, PAD)                    \
 static GstCaps *                                                            \
 fgrab_object_##base##_get_caps (Base * element, GstCaps * filter)           \

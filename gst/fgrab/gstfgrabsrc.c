@@ -72,6 +72,7 @@
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgrabsrcalloc.h"
+#include "fgrabsrcrecovery.h"
 #include "fgrabsrcstream.h"
 #include "fgraburi.h"
 #include "gstfgrabsrc.h"
@@ -80,15 +81,6 @@ GST_DEBUG_CATEGORY (gst_fgrab_src_debug);
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 #define DEFAULT_DEVICE "/dev/video0"
-
-/* Empty reads in a row taken as the end of the stream (see read_frame). */
-#define MAX_EMPTY_READS 16
-
-/* timeout: -1 (auto) is STREAM_TIMEOUT seconds for byte streams and for
- * ever for frames; reopens in a row without data before an error */
-#define DEFAULT_TIMEOUT -1
-#define STREAM_TIMEOUT 5
-#define MAX_STALL_REOPENS 3
 
 enum
 {
@@ -112,13 +104,8 @@ struct _GstFgrabSrc
   FgrabSrcAlloc alloc;
 
   FgrabFrameClock fclock;
-  /* the node was reopened after EIO and no read has worked since */
-  gboolean eio_reopened;
-  /* reads in a row that returned 0 bytes */
-  guint empty_reads;
-  /* timeout as set (object lock), reopens for stalls since the last data */
-  gint timeout;
-  guint stalls;
+  /* empty reads, stalls, read errors; the timeout property */
+  FgrabSrcRecovery recovery;
   /* MPEG byte streams: alignment, encoder commands */
   FgrabSrcStream stream;
 };
@@ -149,13 +136,10 @@ gst_fgrab_src_set_property (GObject * object, guint prop_id,
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (object);
 
-  if (prop_id != PROP_TIMEOUT) {
+  if (prop_id == PROP_TIMEOUT)
+    fgrab_src_recovery_set_property (&self->recovery, value);
+  else
     fgrab_object_set_property (object, prop_id, value, pspec);
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  self->timeout = g_value_get_int (value);
-  GST_OBJECT_UNLOCK (self);
 }
 
 static void
@@ -164,13 +148,10 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (object);
 
-  if (prop_id != PROP_TIMEOUT) {
+  if (prop_id == PROP_TIMEOUT)
+    fgrab_src_recovery_get_property (&self->recovery, value);
+  else
     fgrab_object_get_property (object, prop_id, value, pspec);
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  g_value_set_int (value, self->timeout);
-  GST_OBJECT_UNLOCK (self);
 }
 
 /* TRUE when @s leaves the rate entirely open: the driver did not enumerate
@@ -348,21 +329,6 @@ format_caps (GstCaps * caps)
   return gst_caps_fixate (result);
 }
 
-/* The timeout in seconds for the format in force, 0 for ever. */
-static guint
-stall_timeout (GstFgrabSrc * self)
-{
-  gint timeout;
-
-  GST_OBJECT_LOCK (self);
-  timeout = self->timeout;
-  GST_OBJECT_UNLOCK (self);
-  if (timeout >= 0)
-    return timeout;
-  return self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM ?
-      STREAM_TIMEOUT : 0;
-}
-
 /* S_FMT and S_PARM from @caps (fixed but for an open framerate).  Returns
  * the caps of what the driver really does, or NULL after posting an
  * error. */
@@ -399,7 +365,8 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   fgrab_frame_clock_configure (&self->fclock,
       self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM, self->period);
   fgrab_device_set_stall_timeout (self->obj.device,
-      stall_timeout (self) * GST_SECOND);
+      fgrab_src_recovery_timeout (&self->recovery,
+          self->obj.format) * GST_SECOND);
   self->obj.configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;
@@ -507,9 +474,7 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
   fgrab_frame_clock_reset (&self->fclock, GST_ELEMENT (self));
-  self->eio_reopened = FALSE;
-  self->empty_reads = 0;
-  self->stalls = 0;
+  fgrab_src_recovery_reset (&self->recovery);
 
   if (!fgrab_object_start (&self->obj))
     return FALSE;
@@ -618,29 +583,6 @@ restore_device (GstFgrabSrc * self, const gchar * after)
   return TRUE;
 }
 
-/* No data for the timeout: a stalled driver, reopened and set up again,
- * MAX_STALL_REOPENS times in a row at most. */
-static gboolean
-recover_from_stall (GstFgrabSrc * self)
-{
-  const gchar *path = self->obj.device->path;
-  guint timeout = stall_timeout (self);
-
-  if (++self->stalls > MAX_STALL_REOPENS) {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ,
-        ("Device '%s' delivered no data for %u seconds, even after "
-            "reopening it %u times. Check its input and signal, or set "
-            "timeout=0 to wait for ever.", path, timeout, MAX_STALL_REOPENS),
-        (NULL));
-    return FALSE;
-  }
-  GST_ELEMENT_WARNING (self, RESOURCE, READ,
-      ("Device '%s' delivered no data for %u seconds: reopening it and "
-          "setting it up again (attempt %u of %u).", path, timeout,
-          self->stalls, MAX_STALL_REOPENS), (NULL));
-  return restore_device (self, "a stall");
-}
-
 /* Reads one frame (or one chunk of a byte stream) into @data with one
  * read(): vb2 never lets a read() cross into the next frame, and one that
  * returns less than asked ends the driver's buffer, so the next read()
@@ -651,20 +593,18 @@ recover_from_stall (GstFgrabSrc * self)
 static GstFlowReturn
 read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
 {
+  FgrabDevice *device = self->obj.device;
   GError *error = NULL;
 
   for (;;) {
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (self->obj.device, data, self->alloc.read_size, &n,
-        &error);
+    res = fgrab_device_read (device, data, self->alloc.read_size, &n, &error);
     self->obj.io_started = TRUE;
 
     switch (res) {
       case FGRAB_IO_OK:
-        self->eio_reopened = FALSE;
-        self->stalls = 0;
         /* ivtv and cx18 return 0 once their encoder stopped; for frames
          * 0 bytes are an empty buffer (vb2: payload 0), not the end */
         if (n == 0 && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM) {
@@ -672,17 +612,8 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
           fgrab_src_stream_drained (&self->stream);
           return GST_FLOW_EOS;
         }
-        self->empty_reads = n == 0 ? self->empty_reads + 1 : 0;
-        if (self->empty_reads >= MAX_EMPTY_READS) {
-          /* vb2 reads 0 bytes once an empty buffer and then waits for the
-           * next: a node that answers nothing again and again has nothing
-           * more to give */
-          GST_ELEMENT_WARNING (self, RESOURCE, READ,
-              ("Device '%s' returned no data on %u reads in a row: the "
-                  "capture ends here.", self->obj.device->path,
-                  self->empty_reads), (NULL));
+        if (!fgrab_src_recovery_read_done (&self->recovery, device->path, n))
           return GST_FLOW_EOS;
-        }
         *out_size = n;
         return GST_FLOW_OK;
       case FGRAB_IO_FLUSHING:
@@ -690,31 +621,22 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
       case FGRAB_IO_EOS:
         return GST_FLOW_EOS;
       case FGRAB_IO_TIMEOUT:
-        if (!recover_from_stall (self))
+        if (!fgrab_src_recovery_stalled (&self->recovery, device->path,
+                self->obj.format) || !restore_device (self, "a stall"))
           return GST_FLOW_ERROR;
         break;
       case FGRAB_IO_ERROR:
-        if (g_error_matches (error, FGRAB_DEVICE_ERROR,
-                FGRAB_DEVICE_ERROR_IO) && !self->eio_reopened) {
-          GST_WARNING_OBJECT (self, "read error, reopening the device: %s",
-              error->message);
-          g_clear_error (&error);
-          fgrab_frame_clock_drop (&self->fclock, "read error", 0,
-              self->layout.payload);
-          self->eio_reopened = TRUE;
-          if (!restore_device (self, "a read error"))
-            return GST_FLOW_ERROR;
-          break;
+        if (!fgrab_src_recovery_read_failed (&self->recovery, device->path,
+                error)) {
+          g_error_free (error);
+          return GST_FLOW_ERROR;
         }
-        if (g_error_matches (error, FGRAB_DEVICE_ERROR, FGRAB_DEVICE_ERROR_IO))
-          GST_ELEMENT_ERROR (self, RESOURCE, READ,
-              ("Device '%s' keeps failing to deliver frames: reading fails "
-                  "with an I/O error even after reopening it.",
-                  self->obj.device->path), ("%s", error->message));
-        else
-          FGRAB_ELEMENT_POST_ERROR (self, error);
-        g_error_free (error);
-        return GST_FLOW_ERROR;
+        g_clear_error (&error);
+        fgrab_frame_clock_drop (&self->fclock, "read error", 0,
+            self->layout.payload);
+        if (!restore_device (self, "a read error"))
+          return GST_FLOW_ERROR;
+        break;
     }
   }
 }
@@ -868,22 +790,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   G_OBJECT_CLASS (klass)->set_property = gst_fgrab_src_set_property;
   G_OBJECT_CLASS (klass)->get_property = gst_fgrab_src_get_property;
 
-  /**
-   * GstFgrabSrc:timeout:
-   *
-   * Seconds without data after which the driver is taken for stalled:
-   * the node is reopened and set up again, with a warning, and after
-   * three reopens in a row without data the stream ends with an error.
-   * 0 waits for ever (right for v4l2loopback, whose writer may pause);
-   * -1 (the default) is 5 seconds for MPEG byte streams (encoder cards)
-   * and for ever for frames.  Read when the caps are set.
-   */
-  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_TIMEOUT,
-      g_param_spec_int ("timeout", "Timeout",
-          "Seconds without data before the device is reopened and set up "
-          "again (0: wait for ever, -1: 5 for MPEG streams, else for ever)",
-          -1, 3600, DEFAULT_TIMEOUT, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  fgrab_src_recovery_install_property (G_OBJECT_CLASS (klass), PROP_TIMEOUT);
   fgrab_object_install_src_vfuncs (basesrc_class);
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
   element_class->send_event = GST_DEBUG_FUNCPTR (gst_fgrab_src_send_event);
@@ -906,7 +813,7 @@ static void
 gst_fgrab_src_init (GstFgrabSrc * self)
 {
   fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
-  self->timeout = DEFAULT_TIMEOUT;
+  fgrab_src_recovery_init (&self->recovery, GST_ELEMENT (self));
   gst_video_info_init (&self->info);
   fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
   fgrab_src_stream_init (&self->stream, GST_ELEMENT (self), send_eos_at_once);
