@@ -287,6 +287,17 @@ fgrab_src_stream_drained (FgrabSrcStream * st)
   cancel_guard (id);
 }
 
+gboolean
+fgrab_src_stream_is_draining (FgrabSrcStream * st)
+{
+  gboolean draining;
+
+  GST_OBJECT_LOCK (st->element);
+  draining = st->draining;
+  GST_OBJECT_UNLOCK (st->element);
+  return draining;
+}
+
 void
 fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj, gboolean pause)
 {

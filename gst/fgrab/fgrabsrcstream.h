@@ -70,6 +70,9 @@ void fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps,
 gboolean fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj);
 /* The streaming thread read the end of the byte stream. */
 void fgrab_src_stream_drained (FgrabSrcStream * st);
+/* Whether a drain is under way: the card was told to stop, and its hang
+ * guard ends the stream if it does not. */
+gboolean fgrab_src_stream_is_draining (FgrabSrcStream * st);
 /* PLAYING->PAUSED (@pause) and back: PAUSE or RESUME the encoder. */
 void fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj,
     gboolean pause);

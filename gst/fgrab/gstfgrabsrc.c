@@ -621,6 +621,10 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
       case FGRAB_IO_EOS:
         return GST_FLOW_EOS;
       case FGRAB_IO_TIMEOUT:
+        /* a card that stops delivering while it drains is left to the
+         * drain's hang guard: reopening would start the encoder again */
+        if (fgrab_src_stream_is_draining (&self->stream))
+          break;
         if (!fgrab_src_recovery_stalled (&self->recovery, device->path,
                 self->obj.format) || !restore_device (self, "a stall"))
           return GST_FLOW_ERROR;

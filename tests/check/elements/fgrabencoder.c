@@ -292,6 +292,43 @@ GST_START_TEST (test_eos_drain_of_a_stalled_encoder_ends)
 
 GST_END_TEST;
 
+/* A card that stops delivering during the drain, with a stall timeout
+ * shorter than the drain's hang guard: the drain ends it, with its
+ * warning; the node is not reopened, which would start the encoder the
+ * EOS is stopping (and, the stall timeout and the guard both being 5 s
+ * by default, made the first warning a race). */
+GST_START_TEST (test_stall_while_draining_is_not_reopened)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_encoder (FAKE_PATH);
+  GstHarness *h = gst_harness_new_parse ("fgrabsrc device=" FAKE_PATH
+      " timeout=1");
+  GByteArray *rec = g_byte_array_new ();
+  GstBus *bus = gst_bus_new ();
+  gchar *text = NULL;
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  fake_v4l2_device_stall (dev, TRUE);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+  fail_unless (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fgrab_check_assert_text_has (text, "did not end its stream", NULL);
+  g_free (text);
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "a second warning: %s", text);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 1);
+  fake_v4l2_device_stall (dev, FALSE);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
 /* A live source paused pauses the encoder; playing again resumes it. */
 GST_START_TEST (test_pause_and_resume_the_encoder)
 {
@@ -418,6 +455,7 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_eos_drains_the_encoder_to_a_gop_end);
   tcase_add_test (tc, test_eos_without_encoder_commands);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
+  tcase_add_test (tc, test_stall_while_draining_is_not_reopened);
   tcase_add_test (tc, test_pause_and_resume_the_encoder);
   tcase_add_test (tc, test_mid_stream_ps_aligned_to_a_pack);
   tcase_add_test (tc, test_mid_stream_ts_aligned_to_a_packet);
