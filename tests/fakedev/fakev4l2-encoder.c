@@ -487,6 +487,14 @@ fake_v4l2_encoder_fill (FakeV4l2Device * dev, guint64 pos, guint8 * out,
 {
   gsize gop_len = fake_v4l2_encoder_gop_length (dev->enc_stream_type);
 
+  if (dev->enc_recording != NULL) {
+    gsize size;
+    const guint8 *data = g_bytes_get_data (dev->enc_recording, &size);
+
+    g_assert (pos + n <= size);
+    memcpy (out, data + pos, n);
+    return;
+  }
   if (dev->enc_gop == NULL)
     dev->enc_gop = g_malloc (MAX_GOP_LENGTH);
   while (n > 0) {
@@ -510,6 +518,7 @@ fake_v4l2_encoder_free (FakeV4l2Device * dev)
 {
   g_free (dev->enc_gop);
   dev->enc_gop = NULL;
+  g_clear_pointer (&dev->enc_recording, g_bytes_unref);
 }
 
 void
@@ -537,6 +546,11 @@ fake_v4l2_encoder_start (FakeV4l2Device * dev, FakeFd * ffd)
   dev->enc_paused = FALSE;
   dev->enc_eos_at = G_MAXUINT64;
   dev->enc_starts++;
+  if (dev->enc_recording != NULL) {
+    /* read() hands it out to its end, then ends the capture */
+    dev->enc_state = FAKE_ENC_STOPPING;
+    dev->enc_eos_at = g_bytes_get_size (dev->enc_recording);
+  }
   if (!dev->streaming && ffd != NULL)
     dev->streaming = ffd->streaming = TRUE;
 }
@@ -738,6 +752,17 @@ fake_v4l2_device_get_bytes_after_stop (FakeV4l2Device * dev)
   n = dev->enc_after_stop;
   g_mutex_unlock (&fake_v4l2_lock);
   return n;
+}
+
+void
+fake_v4l2_device_set_encoder_recording (FakeV4l2Device * dev, GBytes * stream)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  g_clear_pointer (&dev->enc_recording, g_bytes_unref);
+  if (stream != NULL)
+    dev->enc_recording = g_bytes_ref (stream);
+  g_mutex_unlock (&fake_v4l2_lock);
 }
 
 gboolean

@@ -282,6 +282,8 @@ struct _FakeV4l2Device
   /* the position after the last byte read, if any was */
   gboolean enc_read_any;
   guint64 enc_last_pos;
+  /* a stream made elsewhere, delivered instead of generated GOPs */
+  GBytes *enc_recording;
   /* one generated GOP, enc_gop_index (-1: none) */
   guint8 *enc_gop;
   gint64 enc_gop_index;

@@ -554,6 +554,13 @@ guint fake_v4l2_device_get_encoder_starts (FakeV4l2Device * dev);
 gboolean fake_v4l2_device_is_encoder_paused (FakeV4l2Device * dev);
 /* Bytes read since the last STOP command. */
 guint64 fake_v4l2_device_get_bytes_after_stop (FakeV4l2Device * dev);
+/* The card delivers @stream (a program or transport stream made by
+ * FFmpeg or GStreamer; NULL: its own GOPs again) and ends each capture
+ * after its last byte, as after a STOP: read() returns 0 once, and the
+ * next read() starts again from byte 0.  The stream type control is not
+ * consulted; the caller sets it to match. */
+void fake_v4l2_device_set_encoder_recording (FakeV4l2Device * dev,
+    GBytes * stream);
 /* Whether the last byte read ended a GOP (FALSE before any read). */
 gboolean fake_v4l2_device_get_ended_on_gop (FakeV4l2Device * dev);
 /* STREAM and ENCODER content: the first open (no other fd open) reads

@@ -20,12 +20,17 @@
 /* An encoder card's stream through GStreamer's own demuxers, parser and
  * muxers (gst-plugins-bad's mpegpsdemux, tsdemux, mpegtsmux; -good's
  * matroskamux): what fgrabsrc records is what they accept, picture for
- * picture, and an EOS ends the recording on whole GOPs.  These are the
- * launch lines of docs/guide.md's "Recording from an MPEG encoder card". */
+ * picture, and an EOS ends the recording on whole GOPs.  The streams are
+ * the fake card's own and, where the build found FFmpeg, program and
+ * transport streams FFmpeg made, which the card hands out as they are.
+ * These are the launch lines of docs/guide.md's "Recording from an MPEG
+ * encoder card". */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
@@ -235,7 +240,7 @@ GST_START_TEST (test_eos_mid_gop_ends_on_whole_gops)
   run = run_pipeline ("fgrabsrc name=src device=" FAKE_PATH
       " ! mpegpsdemux ! mpegvideoparse ! fakesink name=out", gop + gop / 3,
       stop_mid_gop);
-  fail_unless (run.bytes >= 2 * gop);
+  fail_unless ((gsize) run.bytes >= 2 * gop);
   fail_unless_equals_int (run.pictures,
       pictures_in (run.bytes, V4L2_MPEG_STREAM_TYPE_MPEG2_PS));
   gst_caps_unref (run.caps);
@@ -284,6 +289,91 @@ GST_START_TEST (test_program_stream_remuxed_to_transport_stream)
 
 GST_END_TEST;
 
+/* A stream FFmpeg made: @frames pictures of 720x480 MPEG-2 video at
+ * 30000/1001 in the container @format (vob: a program stream, mpegts). */
+static GBytes *
+ffmpeg_stream (const gchar * format, guint frames)
+{
+  gchar *path = g_strdup_printf ("%s/fgrab-ffmpeg-%u.%s", g_get_tmp_dir (),
+      (guint) getpid (), format);
+  gchar *nframes = g_strdup_printf ("%u", frames);
+  const gchar *argv[] = { g_getenv ("FFMPEG"), "-nostdin", "-loglevel",
+    "error", "-y", "-f", "lavfi", "-i", "testsrc=size=720x480:rate=30000/1001",
+    "-frames:v", nframes, "-c:v", "mpeg2video", "-g", "12", "-f", format,
+    path, NULL
+  };
+  GError *err = NULL;
+  gchar *data;
+  gsize size;
+  gint status;
+
+  fail_unless (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_DEFAULT,
+          NULL, NULL, NULL, NULL, &status, &err), "%s",
+      err ? err->message : "");
+  fail_unless (g_spawn_check_wait_status (status, &err), "ffmpeg: %s",
+      err->message);
+  fail_unless (g_file_get_contents (path, &data, &size, NULL));
+  g_unlink (path);
+  g_free (nframes);
+  g_free (path);
+  return g_bytes_new_take (data, size);
+}
+
+/* fgrabsrc on a card that delivers FFmpeg's stream @stream: recorded to
+ * a file byte for byte, and demuxed by @demux with every picture. */
+static void
+check_ffmpeg_stream (gboolean ts, const gchar * demux)
+{
+  GBytes *stream = ffmpeg_stream (ts ? "mpegts" : "vob", 60);
+  gchar *path = g_strdup_printf ("%s/fgrab-rec-%u", g_get_tmp_dir (),
+      (guint) getpid ());
+  gchar *rec = g_strdup_printf ("fgrabsrc name=src device=" FAKE_PATH
+      " %s ! filesink location=%s", ts ? "extra-controls=c,stream_type=1" :
+      "", path);
+  gchar *play = g_strdup_printf ("fgrabsrc name=src device=" FAKE_PATH
+      " %s ! %s ! mpegvideoparse ! fakesink name=out",
+      ts ? "extra-controls=c,stream_type=1" : "", demux);
+  GBytes *recorded;
+  gchar *data;
+  gsize size;
+  PeerRun run;
+
+  new_card (ts);
+  fake_v4l2_device_set_encoder_recording (card, stream);
+  /* the card ends its stream after FFmpeg's last byte: EOS by itself */
+  run = run_pipeline (rec, 0, NULL);
+  fail_unless_equals_int (run.bytes, (gint) g_bytes_get_size (stream));
+  fail_unless (g_file_get_contents (path, &data, &size, NULL));
+  recorded = g_bytes_new_take (data, size);
+  fail_unless (g_bytes_equal (stream, recorded),
+      "the recording differs from the card's stream");
+  g_bytes_unref (recorded);
+  g_unlink (path);
+
+  run = run_pipeline (play, 0, NULL);
+  fail_unless_equals_int (run.pictures, 60);
+  assert_caps (run.caps, "video/mpeg, mpegversion=2, systemstream=false, "
+      CARD_CAPS);
+  g_bytes_unref (stream);
+  g_free (play);
+  g_free (rec);
+  g_free (path);
+}
+
+GST_START_TEST (test_ffmpeg_program_stream_recorded_and_demuxed)
+{
+  check_ffmpeg_stream (FALSE, "mpegpsdemux");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ffmpeg_transport_stream_recorded_and_demuxed)
+{
+  check_ffmpeg_stream (TRUE, "tsdemux");
+}
+
+GST_END_TEST;
+
 static Suite *
 fgrabmpegpeers_suite (void)
 {
@@ -297,6 +387,12 @@ fgrabmpegpeers_suite (void)
   tcase_add_test (tc, test_eos_mid_gop_ends_on_whole_gops);
   tcase_add_test (tc, test_program_stream_remuxed_to_matroska);
   tcase_add_test (tc, test_program_stream_remuxed_to_transport_stream);
+  /* registered where the build found FFmpeg (scripts/test.sh installs
+   * it), never skipped */
+  if (g_getenv ("FFMPEG") != NULL) {
+    tcase_add_test (tc, test_ffmpeg_program_stream_recorded_and_demuxed);
+    tcase_add_test (tc, test_ffmpeg_transport_stream_recorded_and_demuxed);
+  }
   return s;
 }
 
