@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "fgrabdevice-private.h"
+#include "fgrabvbi.h"
 
 GST_DEBUG_CATEGORY (fgrab_device_debug);
 
@@ -227,7 +228,23 @@ check_capabilities (FgrabDevice * device, GError ** error)
   const gchar *path = device->path;
   guint32 caps = device->node_caps;
 
-  if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE)) {
+  /* a VBI node (/dev/vbiN) with sliced VBI: its captions (fgrabvbi.c) */
+  device->type = device->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+      V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
+      (caps & V4L2_CAP_SLICED_VBI_CAPTURE))
+    device->type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
+  else if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
+      (caps & V4L2_CAP_VBI_CAPTURE)) {
+    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+        "Device '%s' is a raw VBI node without sliced VBI: fgrabsrc reads "
+        "only sliced VBI, where the driver decodes the captions. Give a "
+        "node with Sliced VBI Capture.", path);
+    return FALSE;
+  }
+
+  if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
+      device->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE) {
     if (caps & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE)) {
       fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video capture device: it is a video output "
@@ -316,8 +333,11 @@ fgrab_device_ensure_format (FgrabDevice * device)
   if (device->format_known || device->fd < 0)
     return;
   get_format_or_zero (device, &device->format);
-  device->fgrab_format =
-      fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
+  if (fgrab_device_is_sliced_vbi (device))
+    device->fgrab_format = fgrab_format_sliced_vbi ();
+  else
+    device->fgrab_format =
+        fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
   device->format_known = TRUE;
 }
 
@@ -620,6 +640,9 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 
   g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
 
+  if (fgrab_device_is_sliced_vbi (device))
+    return fgrab_device_set_vbi_services (device, error);
+
   if (device->caps == NULL) {
     GstCaps *probed = fgrab_device_probe_caps (device, NULL);
 
@@ -747,6 +770,12 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
   format = device->fgrab_format;
   if (format == NULL)
     return FALSE;
+
+  if (format->kind == FGRAB_FORMAT_KIND_SLICED_VBI) {
+    /* a frame is at most io_size bytes of records */
+    layout->sizeimage = layout->payload = device->format.fmt.sliced.io_size;
+    return layout->payload > 0 && layout->payload <= MAX_FRAME_SIZE;
+  }
 
   if (pix->sizeimage > MAX_FRAME_SIZE || pix->bytesperline > MAX_FRAME_SIZE) {
     GST_WARNING ("%s: sizeimage %u or bytesperline %u is beyond any frame",

@@ -87,15 +87,28 @@ static const FgrabFormat formats[] = {
   {V4L2_PIX_FMT_MJPEG, FGRAB_FORMAT_KIND_FRAMED, GST_VIDEO_FORMAT_UNKNOWN},
   {V4L2_PIX_FMT_JPEG, FGRAB_FORMAT_KIND_FRAMED, GST_VIDEO_FORMAT_UNKNOWN},
   {V4L2_PIX_FMT_MPEG, FGRAB_FORMAT_KIND_STREAM, GST_VIDEO_FORMAT_UNKNOWN},
+  /* Sliced VBI: no pixel format (v4l2_sliced_vbi_format has none), so
+   * fourcc 0, which no pixel format is; always last. */
+  {0, FGRAB_FORMAT_KIND_SLICED_VBI, GST_VIDEO_FORMAT_UNKNOWN},
 };
 
+#define SLICED_VBI_ENTRY (G_N_ELEMENTS (formats) - 1)
+
 #undef RAW
+
+const FgrabFormat *
+fgrab_format_sliced_vbi (void)
+{
+  return &formats[SLICED_VBI_ENTRY];
+}
 
 const FgrabFormat *
 fgrab_format_from_fourcc (guint32 fourcc)
 {
   guint i;
 
+  if (fourcc == 0)
+    return NULL;
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
     if (formats[i].fourcc == fourcc)
       return &formats[i];
@@ -112,6 +125,9 @@ fgrab_format_from_structure (const GstStructure * s)
 
   if (gst_structure_has_name (s, "image/jpeg"))
     return fgrab_format_from_fourcc (V4L2_PIX_FMT_MJPEG);
+
+  if (gst_structure_has_name (s, "closedcaption/x-cea-608"))
+    return fgrab_format_sliced_vbi ();
 
   if (gst_structure_has_name (s, "video/mpeg") ||
       gst_structure_has_name (s, "video/mpegts"))
@@ -148,6 +164,10 @@ fgrab_format_new_structure (const FgrabFormat * format)
       return gst_structure_new_empty ("image/jpeg");
     case FGRAB_FORMAT_KIND_STREAM:
       return fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+    case FGRAB_FORMAT_KIND_SLICED_VBI:
+      /* s334-1a keeps each pair's field (SMPTE 334-1 Annex A) */
+      return gst_structure_new ("closedcaption/x-cea-608", "format",
+          G_TYPE_STRING, "s334-1a", NULL);
   }
   g_assert_not_reached ();
   return NULL;
@@ -177,14 +197,18 @@ fgrab_format_new_stream_structure (gint stream_type)
 }
 
 GstCaps *
-fgrab_format_get_all_caps (void)
+fgrab_format_get_all_caps (gboolean capture)
 {
   GstCaps *caps;
   guint i;
 
   caps = gst_caps_new_empty ();
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
-    GstStructure *s = fgrab_format_new_structure (&formats[i]);
+    GstStructure *s;
+
+    if (formats[i].kind == FGRAB_FORMAT_KIND_SLICED_VBI && !capture)
+      continue;
+    s = fgrab_format_new_structure (&formats[i]);
 
     /* every stream type an encoder can be set to */
     if (formats[i].kind == FGRAB_FORMAT_KIND_STREAM) {
@@ -192,6 +216,9 @@ fgrab_format_get_all_caps (void)
           fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG1_SS));
       caps = gst_caps_merge_structure (caps,
           fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG2_TS));
+    } else if (formats[i].kind == FGRAB_FORMAT_KIND_SLICED_VBI) {
+      gst_structure_set (s, "framerate", GST_TYPE_FRACTION_RANGE, 0, 1,
+          G_MAXINT, 1, NULL);
     } else {
       gst_structure_set (s,
           "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,

@@ -35,6 +35,10 @@ G_BEGIN_DECLS
   /* A byte stream with no frame boundaries (an MPEG encoder's program or
    * transport stream). */
   FGRAB_FORMAT_KIND_STREAM,
+  /* Sliced VBI (V4L2_BUF_TYPE_SLICED_VBI_CAPTURE): one read() is one
+   * frame's array of struct v4l2_sliced_vbi_data, of which fgrabsrc
+   * pushes the CEA-608 closed captions (fgrabvbi.c). */
+  FGRAB_FORMAT_KIND_SLICED_VBI,
 } FgrabFormatKind;
 
 typedef struct
@@ -47,6 +51,8 @@ typedef struct
 
 const FgrabFormat *fgrab_format_from_fourcc (guint32 fourcc);
 const FgrabFormat *fgrab_format_from_structure (const GstStructure * s);
+/* The entry of sliced VBI, which has no fourcc of its own. */
+const FgrabFormat *fgrab_format_sliced_vbi (void);
 /* A new structure with the media type and format fields of @format only
  * (a byte stream: an MPEG-2 program stream). */
 GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
@@ -54,8 +60,9 @@ GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
  * @stream_type: video/mpeg with systemstream (mpegversion 1 or 2) or
  * video/mpegts with 188-byte packets.  NULL for a type without caps. */
 GstStructure *fgrab_format_new_stream_structure (gint stream_type);
-/* Every format in the table, with unrestricted size and rate. */
-GstCaps *fgrab_format_get_all_caps (void);
+/* Every format in the table, with unrestricted size and rate; sliced VBI
+ * only when @capture (there is no VBI output). */
+GstCaps *fgrab_format_get_all_caps (gboolean capture);
 
 /* How GStreamer describes frames of V4L2 field order @field while the
  * analog standard @std (a v4l2_std_id; 0 for none) is in force: FALSE for

@@ -235,7 +235,7 @@ fgrab_object_class_init (GObjectClass * gobject_class, gboolean is_output,
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (gobject_class);
   const FgrabDirection *dir = direction (is_output);
-  GstCaps *caps = fgrab_format_get_all_caps ();
+  GstCaps *caps = fgrab_format_get_all_caps (!is_output);
 
   gst_element_class_set_static_metadata (element_class, dir->longname,
       dir->klass, dir->description, "The fgrab authors");

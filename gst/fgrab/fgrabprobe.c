@@ -31,6 +31,7 @@
 
 #include "fgrabcontrols.h"
 #include "fgrabdevice-private.h"
+#include "fgrabvbi.h"
 #include "fgrabhm12.h"
 
 /* Largest size asked of a driver that does not enumerate sizes. */
@@ -613,8 +614,14 @@ fgrab_device_probe_caps (FgrabDevice * device, GError ** error)
     device->std = fgrab_device_read_standard (device);
     fgrab_device_get_parm_or_zero (device, &probe.parm);
     get_pixel_aspect (device, &probe.par_n, &probe.par_d);
-    probe.caps = gst_caps_new_empty ();
-    probe_formats (&probe, &device->caps_error);
+    if (fgrab_device_is_sliced_vbi (device)) {
+      probe.caps = fgrab_device_probe_vbi_caps (device, &device->caps_error);
+      if (probe.caps == NULL)
+        probe.caps = gst_caps_new_empty ();
+    } else {
+      probe.caps = gst_caps_new_empty ();
+      probe_formats (&probe, &device->caps_error);
+    }
     GST_DEBUG ("%s: probed caps %" GST_PTR_FORMAT, device->path, probe.caps);
     device->caps = probe.caps;
   }
@@ -635,6 +642,9 @@ fgrab_device_get_current_caps (FgrabDevice * device)
   fgrab_device_ensure_format (device);
   if (device->fgrab_format == NULL)
     return NULL;
+
+  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
+    return device->caps ? gst_caps_copy (device->caps) : NULL;
 
   if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
     return gst_caps_new_full (stream_structure (device), NULL);

@@ -112,6 +112,9 @@ choose_buffer_layout (FgrabSrcAlloc * alloc, const FgrabFormat * format,
       alloc->staging = g_malloc (layout->sizeimage);
       return alloc->info->size;
     case FGRAB_FORMAT_KIND_FRAMED:
+    case FGRAB_FORMAT_KIND_SLICED_VBI:
+      /* a sliced VBI frame: io_size bytes of records, read in place and
+       * replaced by the captions they hold */
       alloc->read_size = layout->sizeimage;
       return alloc->read_size;
     default:

@@ -75,6 +75,7 @@
 #include "fgrabsrcrecovery.h"
 #include "fgrabsrcstream.h"
 #include "fgraburi.h"
+#include "fgrabvbi.h"
 #include "gstfgrabsrc.h"
 
 GST_DEBUG_CATEGORY (gst_fgrab_src_debug);
@@ -108,6 +109,10 @@ struct _GstFgrabSrc
   FgrabSrcRecovery recovery;
   /* MPEG byte streams: alignment, encoder commands */
   FgrabSrcStream stream;
+  /* sliced VBI: the last WSS posted (-1: none yet) and frames with
+   * records no driver may send */
+  gint last_wss;
+  guint64 bad_vbi_frames;
 };
 
 #define gst_fgrab_src_parent_class parent_class
@@ -286,6 +291,25 @@ configure_rate (GstFgrabSrc * self, gint req_n, gint req_d)
   fgrab_device_set_frame_period (self->obj.device, self->period);
 }
 
+/* A VBI node has no S_PARM of its own (vivid refuses it): its frames
+ * come at the rate of the standard, which its caps carry. */
+static void
+configure_vbi_rate (GstFgrabSrc * self)
+{
+  FgrabStreamParams params = { 0, };
+  GstCaps *current = fgrab_device_get_current_caps (self->obj.device);
+  gint n = 0, d = 1;
+
+  if (current && gst_structure_get_fraction (gst_caps_get_structure (current,
+              0), "framerate", &n, &d) && n > 0) {
+    params.period_n = d;
+    params.period_d = n;
+  }
+  gst_clear_caps (&current);
+  set_rate (self, &params);
+  fgrab_device_set_frame_period (self->obj.device, self->period);
+}
+
 /* The layout of the format in force; FALSE after posting an error when
  * read() cannot fill frames with it. */
 static gboolean
@@ -353,7 +377,10 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
     g_error_free (error);
     goto failed;
   }
-  configure_rate (self, req_n, req_d);
+  if (self->obj.device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
+    configure_vbi_rate (self);
+  else
+    configure_rate (self, req_n, req_d);
   if (!configure_layout (self))
     goto failed;
 
@@ -475,6 +502,8 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
 
   fgrab_frame_clock_reset (&self->fclock, GST_ELEMENT (self));
   fgrab_src_recovery_reset (&self->recovery);
+  self->last_wss = -1;
+  self->bad_vbi_frames = 0;
 
   if (!fgrab_object_start (&self->obj))
     return FALSE;
@@ -670,6 +699,73 @@ frame_is_whole (GstFgrabSrc * self, gsize size)
   return FALSE;
 }
 
+/* Posts WSS bits @wss when they change: an aspect ratio change. */
+static void
+post_wss (GstFgrabSrc * self, guint wss, GstClockTime pts)
+{
+  const gchar *aspect = fgrab_vbi_wss_aspect (wss);
+
+  if ((gint) wss == self->last_wss)
+    return;
+  self->last_wss = wss;
+  GST_INFO_OBJECT (self, "WSS 0x%04x: %s", wss, aspect ? aspect : "?");
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self),
+          gst_structure_new ("fgrab-wss", "wss", G_TYPE_UINT, wss,
+              "aspect-ratio", G_TYPE_STRING, aspect ? aspect : "invalid",
+              "timestamp", G_TYPE_UINT64, pts, NULL)));
+}
+
+/* One frame of sliced VBI records becomes the s334-1a triplets of its
+ * closed captions, read in place; a frame without captions is an empty
+ * GAP buffer, which keeps cccombiner and other caption elements moving. */
+static GstFlowReturn
+fill_sliced_vbi (GstFgrabSrc * self, GstBuffer * buf)
+{
+  FgrabVbiFrame frame;
+  GstFlowReturn ret;
+  GstMapInfo map;
+  gsize size = 0;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_WRITE))
+    return GST_FLOW_ERROR;
+  if (map.size < self->alloc.read_size) {
+    gst_buffer_unmap (buf, &map);
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Buffers of %" G_GSIZE_FORMAT " bytes are too small for VBI frames "
+            "of %" G_GSIZE_FORMAT " bytes.", map.size, self->alloc.read_size),
+        (NULL));
+    return GST_FLOW_ERROR;
+  }
+  ret = read_frame (self, map.data, &size);
+  if (ret == GST_FLOW_OK) {
+    fgrab_vbi_parse (map.data, size, &frame);
+    memcpy (map.data, frame.cc, frame.n_cc * 3);
+  }
+  gst_buffer_unmap (buf, &map);
+  if (ret != GST_FLOW_OK)
+    return ret;
+
+  gst_buffer_set_size (buf, frame.n_cc * 3);
+  if (frame.n_cc == 0)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_GAP);
+  fgrab_frame_clock_stamp (&self->fclock, buf, size);
+  if (frame.wss >= 0)
+    post_wss (self, frame.wss, GST_BUFFER_PTS (buf));
+  if (frame.n_bad > 0 && self->bad_vbi_frames++ == 0)
+    GST_ELEMENT_WARNING (self, STREAM, DECODE,
+        ("Device '%s' sent sliced VBI records that no service has (id 0x%x, "
+            "field %u, line %u): they are skipped. The driver or its "
+            "hardware is faulty.", self->obj.device->path, frame.bad_id,
+            frame.bad_field, frame.bad_line),
+        ("%u bad records in a frame of %" G_GSIZE_FORMAT " bytes",
+            frame.n_bad, size));
+  GST_LOG_OBJECT (self, "VBI frame: %u caption pairs, %u other records, %u "
+      "bad, pts %" GST_TIME_FORMAT, frame.n_cc, frame.n_other, frame.n_bad,
+      GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
+  return GST_FLOW_OK;
+}
+
 static GstFlowReturn
 gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
 {
@@ -680,6 +776,8 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
 
   if (self->obj.format == NULL)
     return GST_FLOW_NOT_NEGOTIATED;
+  if (self->obj.format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
+    return fill_sliced_vbi (self, buf);
 
   if (self->alloc.repack) {
     do {

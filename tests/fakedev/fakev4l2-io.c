@@ -710,7 +710,8 @@ again:
   }
 
   framed = dev->content == FAKE_V4L2_CONTENT_RAW ||
-      dev->content == FAKE_V4L2_CONTENT_VARIABLE;
+      dev->content == FAKE_V4L2_CONTENT_VARIABLE ||
+      dev->content == FAKE_V4L2_CONTENT_SLICED_VBI;
   vb2 = framed && dev->read_model == FAKE_V4L2_READ_VB2;
   if (vb2 && dev->queue_error) {
     /* vb2_core_dqbuf() and vb2_core_qbuf() fail while q->error is set */
@@ -799,6 +800,9 @@ again:
       dev->cur_n = dev->frame_seq++;
       dev->frame_off = 0;
       dev->frame_len = fmt.fmt.pix.sizeimage;
+      if (dev->content == FAKE_V4L2_CONTENT_SLICED_VBI)
+        dev->frame_len = FAKE_VBI_RECORDS *
+            sizeof (struct v4l2_sliced_vbi_data);
       if (dev->content == FAKE_V4L2_CONTENT_VARIABLE)
         dev->frame_len = fake_v4l2_frame_size (dev->cur_n, dev->frame_len);
       /* the markers of a VARIABLE frame are where its full size puts
@@ -809,7 +813,9 @@ again:
     /* vb2 clamps count to the rest of the buffer; v4l2loopback to the
      * payload, and drops what the reader did not take */
     n = MIN (count, dev->frame_len - dev->frame_off);
-    for (i = 0; i < n; i++) {
+    if (dev->content == FAKE_V4L2_CONTENT_SLICED_VBI)
+      fake_v4l2_vbi_fill (dev, dev->cur_n, dev->frame_off, out, n);
+    for (i = 0; i < n && dev->content != FAKE_V4L2_CONTENT_SLICED_VBI; i++) {
       gsize pos = dev->frame_off + i;
       if (dev->content == FAKE_V4L2_CONTENT_VARIABLE)
         out[i] = variable_byte (dev->cur_n, pos, dev->frame_full);

@@ -29,6 +29,8 @@
 guint32
 fake_v4l2_buf_type (FakeV4l2Device * dev)
 {
+  if (dev->content == FAKE_V4L2_CONTENT_SLICED_VBI)
+    return V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
   return dev->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
 }
 
@@ -118,6 +120,8 @@ fake_v4l2_fill_format (FakeV4l2Device * dev, struct v4l2_format *fmt)
 
   memset (fmt, 0, sizeof (*fmt));
   fmt->type = fake_v4l2_buf_type (dev);
+  if (dev->content == FAKE_V4L2_CONTENT_SLICED_VBI)
+    return;
   current_format (dev, &pixfmt, &width, &height);
   fill_pix (dev, &fmt->fmt.pix, pixfmt, width, height, current_field (dev));
 }
@@ -434,6 +438,8 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
   if (fake_v4l2_controls_ioctl (dev, request, arg, &err))
     return err;
   if (fake_v4l2_encoder_ioctl (dev, request, arg, &err))
+    return err;
+  if (fake_v4l2_vbi_ioctl (dev, request, arg, &err))
     return err;
 
   switch (request) {

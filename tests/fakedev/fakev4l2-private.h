@@ -287,6 +287,13 @@ struct _FakeV4l2Device
   /* one generated GOP, enc_gop_index (-1: none) */
   guint8 *enc_gop;
   gint64 enc_gop_index;
+
+  /* sliced VBI (fakev4l2-vbi.c): services kept, the set in force, WSS
+   * bits, frames given by the test (frame number -> GBytes) */
+  guint16 vbi_supported;
+  guint16 vbi_service_set;
+  guint16 vbi_wss;
+  GHashTable *vbi_frames;
 };
 
 /* fakev4l2-formats.c */
@@ -363,6 +370,17 @@ G_GNUC_INTERNAL void fake_v4l2_encoder_free (FakeV4l2Device * dev);
 /* Byte @pos of HM12 frame @n. */
 G_GNUC_INTERNAL guint8 fake_v4l2_hm12_byte (guint64 n, guint width,
     guint height, gsize pos);
+
+/* fakev4l2-vbi.c */
+#define FAKE_VBI_RECORDS 36
+/* TRUE when @request is answered by the sliced VBI node; then *err is its
+ * result (0 or an errno). */
+G_GNUC_INTERNAL gboolean fake_v4l2_vbi_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+/* Bytes @pos.. of frame @n's records. */
+G_GNUC_INTERNAL void fake_v4l2_vbi_fill (FakeV4l2Device * dev, guint64 n,
+    gsize pos, guint8 * out, gsize len);
+G_GNUC_INTERNAL void fake_v4l2_vbi_free (FakeV4l2Device * dev);
 
 /* fakev4l2-io.c */
 /* The one lock over everything, and the tables it guards. */

@@ -174,6 +174,7 @@ static void
 device_destroy (FakeV4l2Device * dev)
 {
   fake_v4l2_encoder_free (dev);
+  fake_v4l2_vbi_free (dev);
   g_free (dev->path);
   g_free (dev->card);
   g_free (dev->driver);

@@ -75,6 +75,9 @@ typedef enum
    * starts the encoder; VIDIOC_ENCODER_CMD stops, pauses and resumes it
    * (fake_v4l2_device_set_encoder_commands). */
   FAKE_V4L2_CONTENT_ENCODER,
+  /* Sliced VBI (fakev4l2-vbi.c): a frame is io_size bytes of struct
+   * v4l2_sliced_vbi_data records, read as RAW frames are (vb2). */
+  FAKE_V4L2_CONTENT_SLICED_VBI,
 } FakeV4l2Content;
 
 typedef enum
@@ -370,6 +373,43 @@ void fake_v4l2_device_set_frequency (FakeV4l2Device * dev, guint tuner,
     guint32 frequency);
 guint32 fake_v4l2_device_get_audmode (FakeV4l2Device * dev, guint tuner);
 guint16 fake_v4l2_device_get_signal (FakeV4l2Device * dev, guint tuner);
+
+/* A sliced VBI capture node (fakev4l2-vbi.c) as vivid's with sliced VBI
+ * only (node_types bit 3): capabilities SLICED_VBI_CAPTURE|READWRITE,
+ * content SLICED_VBI, no formats to enumerate (ENUM_FMT: EINVAL), inputs
+ * 0 "Webcam" (no standards, current, as vivid starts), 1 "TV" and 2
+ * "S-Video" (V4L2_STD_ALL, NTSC-M current).  As vivid-vbi-cap.c answers:
+ * G/TRY/S_FMT and G_SLICED_VBI_CAP of type SLICED_VBI_CAPTURE fail with
+ * EINVAL on an input without standards; TRY/S_FMT keep of the services
+ * asked only CAPTION_525 under a 525-line standard, WSS_625 and
+ * TELETEXT_B under a 625-line one (and only those of
+ * fake_v4l2_device_set_vbi_services), fill service_lines (CC: line 21 of
+ * both fields; WSS: line 23 of the first; teletext: lines 7-18) and
+ * answer io_size 36 records.  Every frame is 36 records whatever the
+ * services (vivid copies its generator's 25 and zeroes the rest), made as
+ * vivid_vbi_gen_sliced() makes them: on 525 lines CC on line 21 of field
+ * 0 carrying vivid's "Hello world!" (frames 0-14 of every 60) and "Closed
+ * captions test" (30-44) with odd parity, padding 0x80 0x80 otherwise,
+ * and field 1 padding always (vivid sends its XDS time of day there in
+ * frames 0-7 of every 1800, from the wall clock: left out); on 625 lines
+ * 12 teletext records per field (lines 7-18, packets of 0x20) and WSS on
+ * line 23 of field 0 (fake_v4l2_device_set_vbi_wss, 0x0008: 4:3). */
+FakeV4l2Device *fake_v4l2_device_new_sliced_vbi (const gchar * path);
+/* The services TRY/S_FMT keep besides the standard's rule (default
+ * CAPTION_525 | WSS_625 | TELETEXT_B): a driver that cannot decode one. */
+void fake_v4l2_device_set_vbi_services (FakeV4l2Device * dev,
+    guint16 supported);
+/* The WSS bits of the frames from now on (vivid: its aspect ratio). */
+void fake_v4l2_device_set_vbi_wss (FakeV4l2Device * dev, guint16 wss);
+/* Frame @n (0 = the first read) carries exactly @n_records records (the
+ * rest of its io_size zero) instead of the generated ones: empty frames,
+ * records no driver sends.  @n_records at most 36. */
+void fake_v4l2_device_set_vbi_frame (FakeV4l2Device * dev, guint64 n,
+    const struct v4l2_sliced_vbi_data *records, guint n_records);
+/* The services S_FMT last set (0 before any). */
+guint16 fake_v4l2_device_get_vbi_service_set (FakeV4l2Device * dev);
+/* The CC pair vivid sends on line 21 of field 0 in frame @n. */
+void fake_v4l2_vbi_caption_pair (guint64 n, guint8 pair[2]);
 
 /* Frames. */
 void fake_v4l2_device_set_frame_mode (FakeV4l2Device * dev,

@@ -1,0 +1,336 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* fgrabsrc on a sliced VBI node (/dev/vbiN of a TV card): the closed
+ * captions as closedcaption/x-cea-608 s334-1a, WSS as messages, and the
+ * errors of inputs and standards without them. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+
+#include "fakev4l2.h"
+#include "fgrabcheck.h"
+
+#define VBI_PATH "/dev/fake-vbi"
+#define VBI_CAPS "closedcaption/x-cea-608, format=(string)s334-1a"
+
+static GstHarness *
+vbi_harness (const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" VBI_PATH " %s", props);
+  GstHarness *h = gst_harness_new_parse (desc);
+
+  g_free (desc);
+  return h;
+}
+
+/* The first byte of an s334-1a triplet of line 21: field bit, offset 12
+ * from line 9. */
+#define S334_LINE21_FIELD1 (0x80 | 12)
+#define S334_LINE21_FIELD2 12
+
+GST_START_TEST (test_ntsc_captions_as_s334_1a)
+{
+  static const gchar text[] = "\x14\x20Hello world!\x14\x2f";
+  GString *field1 = g_string_new (NULL);
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+  GstClockTime last = GST_CLOCK_TIME_NONE;
+  GstCaps *caps, *want;
+  guint n;
+
+  gst_harness_play (h);
+  for (n = 0; n < 16; n++) {
+    GstBuffer *buf = gst_harness_pull (h);
+    GstMapInfo map;
+    guint8 pair[2];
+
+    fail_unless (buf != NULL);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    /* both fields' records of line 21, in the driver's order */
+    fail_unless_equals_int (map.size, 6);
+    fake_v4l2_vbi_caption_pair (n, pair);
+    fail_unless_equals_int (map.data[0], S334_LINE21_FIELD1);
+    fail_unless_equals_int (map.data[1], pair[0]);
+    fail_unless_equals_int (map.data[2], pair[1]);
+    fail_unless_equals_int (map.data[3], S334_LINE21_FIELD2);
+    fail_unless_equals_int (map.data[4], 0x80);
+    fail_unless_equals_int (map.data[5], 0x80);
+    /* the text without its parity bits */
+    if (n < 8) {
+      g_string_append_c (field1, map.data[1] & 0x7f);
+      g_string_append_c (field1, map.data[2] & 0x7f);
+    }
+    gst_buffer_unmap (buf, &map);
+    fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP));
+    fail_unless (GST_BUFFER_PTS_IS_VALID (buf));
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf),
+        gst_util_uint64_scale (GST_SECOND, 1001, 30000));
+    if (GST_CLOCK_TIME_IS_VALID (last))
+      fail_unless (GST_BUFFER_PTS (buf) >= last);
+    last = GST_BUFFER_PTS (buf);
+    gst_buffer_unref (buf);
+  }
+  fail_unless_equals_int (field1->len, sizeof (text) - 1);
+  fail_unless (memcmp (field1->str, text, field1->len) == 0);
+  fail_unless_equals_int (fake_v4l2_device_get_vbi_service_set (dev),
+      V4L2_SLICED_CAPTION_525);
+
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  want = gst_caps_from_string (VBI_CAPS ", framerate=30000/1001");
+  fail_unless (gst_caps_is_equal (caps, want), "caps %" GST_PTR_FORMAT, caps);
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+  g_string_free (field1, TRUE);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A frame whose records are all empty is an empty GAP buffer with its
+ * time; the next frame's captions follow. */
+GST_START_TEST (test_frame_without_captions_is_a_gap)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  GstHarness *h;
+  GstBuffer *buf;
+  guint n;
+
+  fake_v4l2_device_set_vbi_frame (dev, 1, NULL, 0);
+  h = vbi_harness ("input=2");
+  gst_harness_play (h);
+  for (n = 0; n < 3; n++) {
+    buf = gst_harness_pull (h);
+    fail_unless (buf != NULL);
+    fail_unless (GST_BUFFER_PTS_IS_VALID (buf));
+    fail_unless (GST_BUFFER_DURATION_IS_VALID (buf));
+    if (n == 1) {
+      fail_unless_equals_int (gst_buffer_get_size (buf), 0);
+      fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP));
+    } else {
+      fail_unless_equals_int (gst_buffer_get_size (buf), 6);
+      fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP));
+    }
+    gst_buffer_unref (buf);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Records no driver may send are skipped, said once in a warning; the
+ * good records of the same frame still come. */
+GST_START_TEST (test_bad_records_are_skipped_with_a_warning)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  struct v4l2_sliced_vbi_data recs[3];
+  GstHarness *h;
+  GstBus *bus;
+  GstBuffer *buf;
+  GstMapInfo map;
+  gchar *text = NULL;
+  guint n;
+
+  memset (recs, 0, sizeof (recs));
+  recs[0].id = V4L2_SLICED_CAPTION_525;
+  recs[0].line = 40;            /* beyond line 23 */
+  recs[1].id = V4L2_SLICED_CAPTION_525;
+  recs[1].line = 21;
+  recs[1].data[0] = 0xc1;
+  recs[1].data[1] = 0xc2;
+  recs[2].id = 0x8000;          /* no service */
+  recs[2].line = 21;
+  fake_v4l2_device_set_vbi_frame (dev, 0, recs, 3);
+  fake_v4l2_device_set_vbi_frame (dev, 1, recs, 3);
+
+  h = vbi_harness ("input=1");
+  bus = fgrab_check_harness_bus (h);
+  gst_harness_play (h);
+  for (n = 0; n < 3; n++) {
+    buf = gst_harness_pull (h);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    if (n < 2) {
+      fail_unless_equals_int (map.size, 3);
+      fail_unless_equals_int (map.data[0], S334_LINE21_FIELD1);
+      fail_unless_equals_int (map.data[1], 0xc1);
+      fail_unless_equals_int (map.data[2], 0xc2);
+    } else {
+      fail_unless_equals_int (map.size, 6);
+    }
+    gst_buffer_unmap (buf, &map);
+    gst_buffer_unref (buf);
+  }
+  fail_unless (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fgrab_check_assert_text_has (text, VBI_PATH, "no service has",
+      "line 40", NULL);
+  g_free (text);
+  /* one warning for the stream, not one a frame */
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text));
+  fgrab_check_harness_bus_free (h, bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* PAL: WSS and teletext but no captions; the aspect ratio is posted when
+ * it changes, and the caption stream is gaps. */
+GST_START_TEST (test_pal_wss_posts_the_aspect_ratio)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1 norm=PAL");
+  GstBus *bus = fgrab_check_harness_bus (h);
+  const GstStructure *s;
+  GstMessage *msg;
+  GstBuffer *buf;
+  guint wss = 0, n;
+
+  gst_harness_play (h);
+  for (n = 0; n < 3; n++) {
+    buf = gst_harness_pull (h);
+    fail_unless_equals_int (gst_buffer_get_size (buf), 0);
+    fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP));
+    gst_buffer_unref (buf);
+  }
+  fail_unless_equals_int (fake_v4l2_device_get_vbi_service_set (dev),
+      V4L2_SLICED_WSS_625);
+
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_has_name (s, "fgrab-wss"));
+  fail_unless (gst_structure_get_uint (s, "wss", &wss));
+  fail_unless_equals_int (wss, 0x0008);
+  fail_unless_equals_string (gst_structure_get_string (s, "aspect-ratio"),
+      "4:3 full format");
+  gst_message_unref (msg);
+  /* the same WSS again is no news */
+  fail_if (gst_bus_have_pending (bus));
+
+  /* frames read before the change may still wait in the harness */
+  fake_v4l2_device_set_vbi_wss (dev, 0x000b);
+  for (n = 0, msg = NULL; msg == NULL && n < 1000; n++) {
+    gst_buffer_unref (gst_harness_pull (h));
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  }
+  fail_unless (msg != NULL);
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_get_uint (s, "wss", &wss));
+  fail_unless_equals_int (wss, 0x000b);
+  fail_unless_equals_string (gst_structure_get_string (s, "aspect-ratio"),
+      "16:9 letterbox centre");
+  gst_message_unref (msg);
+
+  fgrab_check_harness_bus_free (h, bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* vivid's webcam input has no VBI: G_FMT of sliced VBI fails there. */
+GST_START_TEST (test_input_without_vbi_is_an_error)
+{
+  fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" VBI_PATH
+      " ! fakesink", GST_STATE_PLAYING, "has no sliced VBI on its current "
+      "input");
+}
+
+GST_END_TEST;
+
+/* A driver that does not decode captions keeps none of the services
+ * asked under NTSC. */
+GST_START_TEST (test_driver_refusing_captions_is_an_error)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  gchar *text;
+
+  fake_v4l2_device_set_vbi_services (dev, V4L2_SLICED_WSS_625 |
+      V4L2_SLICED_TELETEXT_B);
+  text = fgrab_check_pipeline_error_text ("fgrabsrc device=" VBI_PATH
+      " input=1 ! fakesink", GST_STATE_PLAYING);
+  fail_unless (text != NULL);
+  fgrab_check_assert_text_has (text, VBI_PATH, "does not decode closed "
+      "captions", "norm property", NULL);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+/* A node of raw VBI only: fgrab does not decode raw lines. */
+GST_START_TEST (test_raw_vbi_node_is_refused)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+
+  fake_v4l2_device_set_caps (dev, V4L2_CAP_VBI_CAPTURE | V4L2_CAP_READWRITE |
+      V4L2_CAP_DEVICE_CAPS, V4L2_CAP_VBI_CAPTURE | V4L2_CAP_READWRITE);
+  fgrab_check_assert_open_error ("fgrabsrc", VBI_PATH, "raw VBI node");
+}
+
+GST_END_TEST;
+
+/* Captions are for capture only: fgrabsink's template has none. */
+GST_START_TEST (test_only_the_source_offers_captions)
+{
+  GstElementFactory *src = gst_element_factory_find ("fgrabsrc");
+  GstElementFactory *sink = gst_element_factory_find ("fgrabsink");
+  GstCaps *cc = gst_caps_from_string (VBI_CAPS);
+  const GList *l;
+
+  for (l = gst_element_factory_get_static_pad_templates (src); l; l = l->next) {
+    GstCaps *caps = gst_static_pad_template_get_caps (l->data);
+    fail_unless (gst_caps_can_intersect (caps, cc));
+    gst_caps_unref (caps);
+  }
+  for (l = gst_element_factory_get_static_pad_templates (sink); l; l = l->next) {
+    GstCaps *caps = gst_static_pad_template_get_caps (l->data);
+    fail_if (gst_caps_can_intersect (caps, cc));
+    gst_caps_unref (caps);
+  }
+  gst_caps_unref (cc);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+static Suite *
+fgrabvbi_suite (void)
+{
+  Suite *s = suite_create ("fgrabvbi");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
+  tcase_add_test (tc, test_ntsc_captions_as_s334_1a);
+  tcase_add_test (tc, test_frame_without_captions_is_a_gap);
+  tcase_add_test (tc, test_bad_records_are_skipped_with_a_warning);
+  tcase_add_test (tc, test_pal_wss_posts_the_aspect_ratio);
+  tcase_add_test (tc, test_input_without_vbi_is_an_error);
+  tcase_add_test (tc, test_driver_refusing_captions_is_an_error);
+  tcase_add_test (tc, test_raw_vbi_node_is_refused);
+  tcase_add_test (tc, test_only_the_source_offers_captions);
+  return s;
+}
+
+FGRAB_CHECK_MAIN (fgrabvbi);

@@ -1,0 +1,307 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* The sliced VBI capture node: vivid's (vivid-vbi-cap.c, vivid-vbi-gen.c)
+ * for the format ioctls and the records of each frame.  The reading
+ * itself is fakev4l2-io.c's, as for RAW frames under vb2. */
+
+#include <errno.h>
+#include <string.h>
+
+#include "fakev4l2-private.h"
+
+#define IO_SIZE (FAKE_VBI_RECORDS * sizeof (struct v4l2_sliced_vbi_data))
+#define ALL_SERVICES \
+  (V4L2_SLICED_CAPTION_525 | V4L2_SLICED_WSS_625 | V4L2_SLICED_TELETEXT_B)
+
+/* vivid's two caption sequences: a "resume caption loading" command, the
+ * text, an "end of caption" command (vivid_cc_sequence1/2). */
+static const guint8 cc_sequence1[] = {
+  0x14, 0x20, 'H', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '!',
+  0x14, 0x2f,
+};
+
+static const guint8 cc_sequence2[] = {
+  0x14, 0x20, 'C', 'l', 'o', 's', 'e', 'd', ' ', 'c', 'a', 'p', 't', 'i',
+  'o', 'n', 's', ' ', 't', 'e', 's', 't', 0x14, 0x2f,
+};
+
+/* The standard of the current input, 0 when it has none. */
+static v4l2_std_id
+current_std (FakeV4l2Device * dev)
+{
+  if (dev->cur_route >= dev->routes->len)
+    return 0;
+  return g_array_index (dev->routes, FakeRoute, dev->cur_route).cur_std;
+}
+
+/* odd parity in bit 7, as CEA-608 sends each byte */
+static guint8
+odd_parity (guint8 val)
+{
+  guint bits = 0, i;
+
+  for (i = 0; i < 7; i++)
+    bits += (val >> i) & 1;
+  return (val & 0x7f) | ((bits & 1) ? 0 : 0x80);
+}
+
+void
+fake_v4l2_vbi_caption_pair (guint64 n, guint8 pair[2])
+{
+  guint frame = n % 60;
+  const guint8 *seq = NULL;
+  gsize len = 0;
+
+  if (frame < 15) {
+    seq = cc_sequence1;
+    len = sizeof (cc_sequence1);
+  } else if (frame >= 30 && frame < 45) {
+    seq = cc_sequence2;
+    len = sizeof (cc_sequence2);
+    frame -= 30;
+  }
+  /* vivid's sequences are arrays of 30 bytes: zeros after the text */
+  pair[0] = odd_parity (seq && 2 * frame < len ? seq[2 * frame] : 0);
+  pair[1] = odd_parity (seq && 2 * frame + 1 < len ? seq[2 * frame + 1] : 0);
+}
+
+/* vivid_fill_service_lines() */
+static void
+fill_service_lines (struct v4l2_sliced_vbi_format *vbi, guint16 service_set)
+{
+  guint i;
+
+  memset (vbi, 0, sizeof (*vbi));
+  vbi->io_size = IO_SIZE;
+  vbi->service_set = service_set;
+  if (service_set & V4L2_SLICED_CAPTION_525)
+    vbi->service_lines[0][21] = vbi->service_lines[1][21] =
+        V4L2_SLICED_CAPTION_525;
+  if (service_set & V4L2_SLICED_WSS_625) {
+    for (i = 7; i <= 18; i++)
+      vbi->service_lines[0][i] = vbi->service_lines[1][i] =
+          V4L2_SLICED_TELETEXT_B;
+    vbi->service_lines[0][23] = V4L2_SLICED_WSS_625;
+  }
+}
+
+static int
+try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
+{
+  v4l2_std_id std = current_std (dev);
+  guint16 services = fmt->fmt.sliced.service_set;
+
+  if (std == 0)
+    return EINVAL;
+  services &= (std & V4L2_STD_525_60) ? V4L2_SLICED_CAPTION_525 :
+      V4L2_SLICED_WSS_625 | V4L2_SLICED_TELETEXT_B;
+  services &= dev->vbi_supported;
+  fill_service_lines (&fmt->fmt.sliced, services);
+  return 0;
+}
+
+static int
+g_sliced_vbi_cap (FakeV4l2Device * dev, struct v4l2_sliced_vbi_cap *cap)
+{
+  v4l2_std_id std = current_std (dev);
+  struct v4l2_sliced_vbi_format vbi;
+
+  if (std == 0 || cap->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE)
+    return EINVAL;
+  fill_service_lines (&vbi, ((std & V4L2_STD_525_60) ?
+          V4L2_SLICED_CAPTION_525 : V4L2_SLICED_WSS_625 |
+          V4L2_SLICED_TELETEXT_B) & dev->vbi_supported);
+  cap->service_set = vbi.service_set;
+  memcpy (cap->service_lines, vbi.service_lines, sizeof (cap->service_lines));
+  return 0;
+}
+
+gboolean
+fake_v4l2_vbi_ioctl (FakeV4l2Device * dev, guint32 request, void *arg, int *err)
+{
+  struct v4l2_format *fmt = arg;
+
+  if (dev->content != FAKE_V4L2_CONTENT_SLICED_VBI)
+    return FALSE;
+
+  switch (request) {
+    case (guint32) VIDIOC_G_FMT:
+      if (fmt->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE ||
+          current_std (dev) == 0) {
+        *err = EINVAL;
+        return TRUE;
+      }
+      fill_service_lines (&fmt->fmt.sliced, dev->vbi_service_set);
+      *err = 0;
+      return TRUE;
+    case (guint32) VIDIOC_TRY_FMT:
+    case (guint32) VIDIOC_S_FMT:
+      if (fmt->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE) {
+        *err = EINVAL;
+        return TRUE;
+      }
+      *err = try_fmt (dev, fmt);
+      if (*err == 0 && request == (guint32) VIDIOC_S_FMT)
+        dev->vbi_service_set = fmt->fmt.sliced.service_set;
+      return TRUE;
+    case (guint32) VIDIOC_G_SLICED_VBI_CAP:
+      *err = g_sliced_vbi_cap (dev, arg);
+      return TRUE;
+    case (guint32) VIDIOC_ENUM_FMT:
+      /* v4l_enum_fmt(): no formats to enumerate for VBI types */
+      *err = EINVAL;
+      return TRUE;
+    case (guint32) VIDIOC_ENUM_FRAMESIZES:
+    case (guint32) VIDIOC_ENUM_FRAMEINTERVALS:
+      /* video nodes only (determine_valid_ioctls()) */
+      *err = ENOTTY;
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+/* vivid_vbi_gen_sliced() for frame @n into @recs (zeroed). */
+static void
+generate (FakeV4l2Device * dev, guint64 n, struct v4l2_sliced_vbi_data *recs)
+{
+  v4l2_std_id std = current_std (dev);
+  guint i, r = 0;
+
+  if (std & V4L2_STD_525_60) {
+    recs[0].id = recs[1].id = V4L2_SLICED_CAPTION_525;
+    recs[0].line = recs[1].line = 21;
+    recs[1].field = 1;
+    fake_v4l2_vbi_caption_pair (n, recs[0].data);
+    recs[1].data[0] = recs[1].data[1] = odd_parity (0);
+    return;
+  }
+  if (!(std & V4L2_STD_625_50))
+    return;
+  for (i = 0; i < 12; i++, r++) {
+    recs[r].id = V4L2_SLICED_TELETEXT_B;
+    recs[r].line = 7 + i;
+    memset (recs[r].data, 0x20, 42);
+  }
+  recs[r].id = V4L2_SLICED_WSS_625;
+  recs[r].line = 23;
+  recs[r].data[0] = dev->vbi_wss & 0xff;
+  recs[r].data[1] = dev->vbi_wss >> 8;
+  r++;
+  for (i = 0; i < 12; i++, r++) {
+    recs[r].id = V4L2_SLICED_TELETEXT_B;
+    recs[r].field = 1;
+    recs[r].line = 7 + i;
+    memset (recs[r].data, 0x20, 42);
+  }
+}
+
+void
+fake_v4l2_vbi_fill (FakeV4l2Device * dev, guint64 n, gsize pos, guint8 * out,
+    gsize len)
+{
+  struct v4l2_sliced_vbi_data recs[FAKE_VBI_RECORDS];
+  GBytes *given = NULL;
+
+  memset (recs, 0, sizeof (recs));
+  if (dev->vbi_frames)
+    given = g_hash_table_lookup (dev->vbi_frames, &n);
+  if (given)
+    memcpy (recs, g_bytes_get_data (given, NULL), g_bytes_get_size (given));
+  else
+    generate (dev, n, recs);
+  g_assert (pos + len <= sizeof (recs));
+  memcpy (out, (guint8 *) recs + pos, len);
+}
+
+void
+fake_v4l2_vbi_free (FakeV4l2Device * dev)
+{
+  g_clear_pointer (&dev->vbi_frames, g_hash_table_unref);
+}
+
+FakeV4l2Device *
+fake_v4l2_device_new_sliced_vbi (const gchar * path)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (path, FALSE);
+
+  if (dev == NULL)
+    return NULL;
+  fake_v4l2_device_set_card (dev, "Fake VBI capture");
+  fake_v4l2_device_set_caps (dev, V4L2_CAP_SLICED_VBI_CAPTURE |
+      V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS,
+      V4L2_CAP_SLICED_VBI_CAPTURE | V4L2_CAP_READWRITE);
+  fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_SLICED_VBI);
+  fake_v4l2_device_add_input (dev, "Webcam", V4L2_INPUT_TYPE_CAMERA, 0, 0);
+  fake_v4l2_device_add_input (dev, "TV", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_ALL, V4L2_STD_NTSC_M);
+  fake_v4l2_device_add_input (dev, "S-Video", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_ALL, V4L2_STD_NTSC_M);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->vbi_supported = ALL_SERVICES;
+  dev->vbi_wss = 0x0008;
+  g_mutex_unlock (&fake_v4l2_lock);
+  return dev;
+}
+
+void
+fake_v4l2_device_set_vbi_services (FakeV4l2Device * dev, guint16 supported)
+{
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->vbi_supported = supported;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_set_vbi_wss (FakeV4l2Device * dev, guint16 wss)
+{
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->vbi_wss = wss;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_set_vbi_frame (FakeV4l2Device * dev, guint64 n,
+    const struct v4l2_sliced_vbi_data *records, guint n_records)
+{
+  guint64 *key;
+
+  g_return_if_fail (n_records <= FAKE_VBI_RECORDS);
+  g_mutex_lock (&fake_v4l2_lock);
+  if (dev->vbi_frames == NULL)
+    dev->vbi_frames = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+        g_free, (GDestroyNotify) g_bytes_unref);
+  key = g_new (guint64, 1);
+  *key = n;
+  g_hash_table_replace (dev->vbi_frames, key, g_bytes_new (records,
+          n_records * sizeof (*records)));
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+guint16
+fake_v4l2_device_get_vbi_service_set (FakeV4l2Device * dev)
+{
+  guint16 set;
+
+  g_mutex_lock (&fake_v4l2_lock);
+  set = dev->vbi_service_set;
+  g_mutex_unlock (&fake_v4l2_lock);
+  return set;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+# fgrab
+# Copyright (C) 2026 The fgrab authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The pop-on caption texts of CEA-608 field 1 (CC1), one a line, in order.
+
+  cc-text.py records FILE   FILE: struct v4l2_sliced_vbi_data records (64 bytes
+                            each) as a sliced VBI node's read() gives them, or
+                            v4l2-ctl --stream-to writes them
+  cc-text.py s334 FILE      FILE: s334-1a triplets (fgrabsrc's caption buffers)
+  cc-text.py srt FILE       FILE: the SRT FFmpeg's caption decoder wrote
+  cc-text.py check FILE     FILE: captions one a line (the output of the
+                            above); checks them against the two captions
+                            vivid sends (vivid-vbi-gen.c): each must be one
+                            of them with at most whole character pairs lost
+                            (a frame the driver dropped under load: read()
+                            cannot deliver it later), and at least one must
+                            come whole. Exit 1 otherwise.
+  cc-text.py within A B     A, B: captions one a line; every caption of B
+                            is in A, in A's order (B: what a recording
+                            kept of the captions A that went into it).
+
+A caption is the printable characters between "resume caption loading"
+(0x14 0x20) and "end of caption" (0x14 0x2f); parity bits are stripped and
+bytes with bad parity dropped, as a decoder does. Only what the tests need of
+CEA-608: the basic character set and these two commands.
+"""
+import re
+import struct
+import sys
+
+VIVID_CAPTIONS = ["Hello world!", "Closed captions test"]
+
+V4L2_SLICED_CAPTION_525 = 0x1000
+
+
+def odd_parity_ok(b):
+    return bin(b).count("1") % 2 == 1
+
+
+def field1_pairs_from_records(data):
+    for off in range(0, len(data) - 63, 64):
+        sid, field, line, _ = struct.unpack_from("<IIII", data, off)
+        if sid == V4L2_SLICED_CAPTION_525 and field == 0 and line == 21:
+            yield data[off + 16], data[off + 17]
+
+
+def field1_pairs_from_s334(data):
+    for off in range(0, len(data) - 2, 3):
+        if data[off] & 0x80:
+            yield data[off + 1], data[off + 2]
+
+
+def captions(pairs):
+    out, text, loading = [], "", False
+    for b1, b2 in pairs:
+        if not (odd_parity_ok(b1) and odd_parity_ok(b2)):
+            continue
+        b1, b2 = b1 & 0x7F, b2 & 0x7F
+        if (b1, b2) == (0x14, 0x20):
+            loading, text = True, ""
+        elif (b1, b2) == (0x14, 0x2F):
+            if loading and text:
+                out.append(text)
+            loading = False
+        elif loading:
+            text += "".join(chr(c) for c in (b1, b2) if 0x20 <= c < 0x7F)
+    return out
+
+
+def srt_captions(text):
+    out = []
+    for block in text.replace("\r", "").split("\n\n"):
+        lines = [l for l in block.split("\n") if l.strip()]
+        if len(lines) >= 3 and "-->" in lines[1]:
+            text = " ".join(lines[2:])
+            # FFmpeg's styling: <font ...>, </font>, {\an7}
+            text = re.sub(r"<[^>]*>|\{[^}]*\}", "", text)
+            out.append(text.strip())
+    return out
+
+
+def pairs_lost(got, want):
+    """The pairs of @want that @got lacks, or None when @got is not @want
+    with whole pairs (of the caption's frames) taken out."""
+    pairs = [want[i:i + 2] for i in range(0, len(want), 2)]
+    lost, pos = [], 0
+    for pair in pairs:
+        if got.startswith(pair, pos):
+            pos += len(pair)
+        else:
+            lost.append(pair)
+    return lost if pos == len(got) else None
+
+
+def check(captions_got):
+    whole, ok = set(), True
+    for got in captions_got:
+        best = None
+        for want in VIVID_CAPTIONS:
+            lost = pairs_lost(got, want)
+            if lost is not None and (best is None or len(lost) < len(best[1])):
+                best = (want, lost)
+        if best is None:
+            print("WRONG: %r is none of vivid's captions" % got)
+            ok = False
+        elif best[1]:
+            print("lossy: %r is %r without %s (dropped frames)" %
+                  (got, best[0], best[1]))
+        else:
+            print("whole: %r" % got)
+            whole.add(got)
+    if not whole:
+        print("MISSING: no caption came whole")
+        ok = False
+    return ok
+
+
+def within(outer, inner):
+    pos = 0
+    for caption in inner:
+        try:
+            pos = outer.index(caption, pos) + 1
+        except ValueError:
+            print("NOT IN ORDER: %r" % caption)
+            return False
+    return len(inner) > 0
+
+
+def main():
+    mode, path = sys.argv[1], sys.argv[2]
+    if mode == "within":
+        with open(path, encoding="utf-8") as a, \
+                open(sys.argv[3], encoding="utf-8") as b:
+            sys.exit(0 if within([l.rstrip("\n") for l in a if l.strip()],
+                                 [l.rstrip("\n") for l in b if l.strip()])
+                     else 1)
+    if mode == "check":
+        with open(path, encoding="utf-8") as f:
+            sys.exit(0 if check([l.rstrip("\n") for l in f if l.strip()]) else 1)
+    if mode == "srt":
+        with open(path, encoding="utf-8", errors="replace") as f:
+            result = srt_captions(f.read())
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+        pairs = (field1_pairs_from_records(data) if mode == "records"
+                 else field1_pairs_from_s334(data))
+        result = captions(pairs)
+    for caption in result:
+        print(caption)
+
+
+if __name__ == "__main__":
+    main()
