@@ -75,7 +75,7 @@
 #include "fgrabsrcrecovery.h"
 #include "fgrabsrcstream.h"
 #include "fgraburi.h"
-#include "fgrabvbi.h"
+#include "fgrabsrcvbi.h"
 #include "gstfgrabsrc.h"
 
 GST_DEBUG_CATEGORY (gst_fgrab_src_debug);
@@ -109,10 +109,8 @@ struct _GstFgrabSrc
   FgrabSrcRecovery recovery;
   /* MPEG byte streams: alignment, encoder commands */
   FgrabSrcStream stream;
-  /* sliced VBI: the last WSS posted (-1: none yet) and frames with
-   * records no driver may send */
-  gint last_wss;
-  guint64 bad_vbi_frames;
+  /* sliced VBI: WSS messages, bad records */
+  FgrabSrcVbi vbi;
 };
 
 #define gst_fgrab_src_parent_class parent_class
@@ -502,8 +500,7 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
 
   fgrab_frame_clock_reset (&self->fclock, GST_ELEMENT (self));
   fgrab_src_recovery_reset (&self->recovery);
-  self->last_wss = -1;
-  self->bad_vbi_frames = 0;
+  fgrab_src_vbi_reset (&self->vbi);
 
   if (!fgrab_object_start (&self->obj))
     return FALSE;
@@ -699,23 +696,6 @@ frame_is_whole (GstFgrabSrc * self, gsize size)
   return FALSE;
 }
 
-/* Posts WSS bits @wss when they change: an aspect ratio change. */
-static void
-post_wss (GstFgrabSrc * self, guint wss, GstClockTime pts)
-{
-  const gchar *aspect = fgrab_vbi_wss_aspect (wss);
-
-  if ((gint) wss == self->last_wss)
-    return;
-  self->last_wss = wss;
-  GST_INFO_OBJECT (self, "WSS 0x%04x: %s", wss, aspect ? aspect : "?");
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self),
-          gst_structure_new ("fgrab-wss", "wss", G_TYPE_UINT, wss,
-              "aspect-ratio", G_TYPE_STRING, aspect ? aspect : "invalid",
-              "timestamp", G_TYPE_UINT64, pts, NULL)));
-}
-
 /* One frame of sliced VBI records becomes the s334-1a triplets of its
  * closed captions, read in place; a frame without captions is an empty
  * GAP buffer, which keeps cccombiner and other caption elements moving. */
@@ -750,19 +730,8 @@ fill_sliced_vbi (GstFgrabSrc * self, GstBuffer * buf)
   if (frame.n_cc == 0)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_GAP);
   fgrab_frame_clock_stamp (&self->fclock, buf, size);
-  if (frame.wss >= 0)
-    post_wss (self, frame.wss, GST_BUFFER_PTS (buf));
-  if (frame.n_bad > 0 && self->bad_vbi_frames++ == 0)
-    GST_ELEMENT_WARNING (self, STREAM, DECODE,
-        ("Device '%s' sent sliced VBI records that no service has (id 0x%x, "
-            "field %u, line %u): they are skipped. The driver or its "
-            "hardware is faulty.", self->obj.device->path, frame.bad_id,
-            frame.bad_field, frame.bad_line),
-        ("%u bad records in a frame of %" G_GSIZE_FORMAT " bytes",
-            frame.n_bad, size));
-  GST_LOG_OBJECT (self, "VBI frame: %u caption pairs, %u other records, %u "
-      "bad, pts %" GST_TIME_FORMAT, frame.n_cc, frame.n_other, frame.n_bad,
-      GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
+  fgrab_src_vbi_report (&self->vbi, &frame, GST_BUFFER_PTS (buf),
+      self->obj.device->path, size);
   return GST_FLOW_OK;
 }
 
@@ -919,6 +888,7 @@ gst_fgrab_src_init (GstFgrabSrc * self)
   gst_video_info_init (&self->info);
   fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
   fgrab_src_stream_init (&self->stream, GST_ELEMENT (self), send_eos_at_once);
+  fgrab_src_vbi_init (&self->vbi, GST_ELEMENT (self));
 
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
