@@ -174,17 +174,17 @@ def main():
 
     def on_error(bus, message):
         # in a streaming thread; the media stops on the error by itself
-        if message.type == Gst.MessageType.ERROR:
-            err, dbg = message.parse_error()
-            error("%s: %s" % (message.src.get_name(), err.message))
-            print("debug: %s" % (dbg or "(none)"), file=sys.stderr, flush=True)
-        return Gst.BusSyncReply.PASS
+        err, dbg = message.parse_error()
+        error("%s: %s" % (message.src.get_name(), err.message))
+        print("debug: %s" % (dbg or "(none)"), file=sys.stderr, flush=True)
 
     def on_media_configure(factory, media):
         say("media: pipeline created, %s opened for the clients" % args.device)
-        # the media watches the bus itself; a sync handler sees the errors
-        # first (a device unplugged while serving)
-        media.get_element().get_parent().get_bus().set_sync_handler(on_error)
+        # the media watches the bus itself; its sync messages show us the
+        # errors too (a device unplugged while serving)
+        bus = media.get_element().get_parent().get_bus()
+        bus.enable_sync_message_emission()
+        bus.connect("sync-message::error", on_error)
         media.connect("unprepared", lambda m: say(
             "media: pipeline stopped, %s closed" % args.device))
 
