@@ -29,15 +29,19 @@ node's file name, e.g. video0):
   re-encoding: its program stream's video is remuxed to MPEG-TS (a
   transport stream card's stream is passed on) and sent as RTP MP2T.
   Only the video is carried.
-Every client shares one pipeline, so the device is opened once, when the
-first client starts playing, and closed when the last one has left; a
-client leaving does not disturb the others.
+One capture pipeline reads the node and encodes (or remuxes) once for
+every client: the device is opened once, when the first client comes, and
+closed after the last one has left.  Each client has its own RTSP media
+fed from that pipeline (appsrc), so a client that leaves, or stops
+reading, does not hold up the others (with one shared RTSP media, GStreamer
+1.22's server stalled every client when a TCP client left mid-stream).
 
 --caps (raw nodes) is a capsfilter after fgrabsrc, e.g.
 "video/x-raw,width=640,height=360,framerate=30/1".
 
 Output is "key: value" lines: the URL once the server listens, then one
-line per client and per shared pipeline as they come and go.  Exit status:
+line per client and per start and stop of the capture as they come and
+go.  Exit status:
 0 after SIGINT or SIGTERM, 1 when the device cannot be opened or the port
 is taken (the reason is printed), 2 on bad arguments or a missing element.
 
@@ -51,6 +55,7 @@ import argparse
 import os
 import signal
 import sys
+import threading
 
 import gi
 
@@ -114,20 +119,150 @@ def stream_kind(caps):
     return "raw"
 
 
-def launch_line(args, kind):
+def capture_line(args, kind):
+    """The one pipeline that reads the node and encodes (or remuxes) it;
+    every client's media is fed from its appsink."""
     src = 'fgrabsrc device="%s"' % args.device.replace('"', '\\"')
+    sink = "appsink name=out emit-signals=true sync=false max-buffers=64 drop=true"
     if kind == "ts":
         # the card's own transport stream, packets as they come
-        return "( %s ! tsparse set-timestamps=true ! rtpmp2tpay name=pay0 pt=33 )" % src
+        return "%s ! tsparse set-timestamps=true ! %s" % (src, sink)
     if kind == "ps":
         # the card's MPEG video, remuxed, not re-encoded
-        return ("( %s ! mpegpsdemux ! queue ! mpegvideoparse ! mpegtsmux "
-                "! rtpmp2tpay name=pay0 pt=33 )" % src)
+        return ("%s ! mpegpsdemux ! queue ! mpegvideoparse ! mpegtsmux ! %s"
+                % (src, sink))
     caps = " ! %s" % args.caps if args.caps else ""
-    return ("( %s%s ! queue ! videoconvert ! video/x-raw,format=I420 "
+    return ("%s%s ! queue ! videoconvert ! video/x-raw,format=I420 "
             "! x264enc tune=zerolatency speed-preset=ultrafast bitrate=%d "
-            "key-int-max=%d ! h264parse ! rtph264pay name=pay0 pt=96 "
-            "config-interval=-1 )" % (src, caps, args.bitrate, args.keyint))
+            "key-int-max=%d ! h264parse config-interval=-1 "
+            "! video/x-h264,stream-format=byte-stream,alignment=au ! %s"
+            % (src, caps, args.bitrate, args.keyint, sink))
+
+
+def client_line(kind):
+    """A client's own media: what the capture made, payloaded.  Each client
+    has its own, so a client that stops reading (or leaves while data is
+    on its way) holds up no one else; leaky: a slow client loses data."""
+    src = ("appsrc name=src is-live=true format=time do-timestamp=true "
+           "leaky-type=downstream max-bytes=4000000")
+    if kind == "raw":
+        return ("( %s ! h264parse ! rtph264pay name=pay0 pt=96 "
+                "config-interval=-1 )" % src)
+    return "( %s ! rtpmp2tpay name=pay0 pt=33 )" % src
+
+
+class Client:
+    def __init__(self, appsrc):
+        self.appsrc = appsrc
+        self.started = False  # its media has had its first buffer
+        self.prepared = False  # its media knows its caps
+        self.playing = False  # its media plays
+        self.flowing = False  # it gets every buffer (from a key frame on)
+
+
+class Capture:
+    """The node's pipeline, shared by the clients: started with the first
+    client's media, stopped after the last one's."""
+
+    def __init__(self, args, kind):
+        self.device = args.device
+        self.line = capture_line(args, kind)
+        # a client must start on a key frame (H.264); a transport stream
+        # carries its tables again and again, any packet will do
+        self.need_key = kind == "raw"
+        self.lock = threading.Lock()
+        self.clients = []
+        self.pipeline = None
+
+    def add(self, appsrc):
+        with self.lock:
+            self.clients.append(Client(appsrc))
+            first = self.pipeline is None
+            if first:
+                self.pipeline = Gst.parse_launch(self.line)
+                self.pipeline.get_by_name("out").connect("new-sample",
+                                                         self.on_sample)
+                bus = self.pipeline.get_bus()
+                bus.add_signal_watch()
+                bus.connect("message::error", self.on_error)
+                pipeline = self.pipeline
+        if first:
+            say("capture: started, %s opened" % self.device)
+            pipeline.set_state(Gst.State.PLAYING)
+
+    def remove(self, appsrc):
+        with self.lock:
+            self.clients = [c for c in self.clients if c.appsrc is not appsrc]
+            pipeline = self.pipeline if not self.clients else None
+            if pipeline is not None:
+                self.pipeline = None
+        if pipeline is not None:
+            self.stop(pipeline)
+
+    def stop(self, pipeline):
+        pipeline.set_state(Gst.State.NULL)
+        pipeline.get_bus().remove_signal_watch()
+        say("capture: stopped, %s closed" % self.device)
+
+    def stop_all(self):
+        with self.lock:
+            pipeline, self.pipeline = self.pipeline, None
+        if pipeline is not None:
+            self.stop(pipeline)
+
+    def set_prepared(self, appsrc):
+        with self.lock:
+            for c in self.clients:
+                if c.appsrc is appsrc:
+                    c.prepared = True
+
+    def set_playing(self, appsrc, playing):
+        with self.lock:
+            for c in self.clients:
+                if c.appsrc is appsrc:
+                    c.playing = playing
+                    c.flowing = c.flowing and playing
+
+    def on_sample(self, appsink):
+        # the streaming thread: hand a copy of the buffer to every client
+        sample = appsink.emit("pull-sample")
+        buf = sample.get_buffer()
+        key = not buf.has_flags(Gst.BufferFlags.DELTA_UNIT)
+        push = []
+        with self.lock:
+            for c in self.clients:
+                if not c.prepared:
+                    # while the client's media prepares: from a key frame
+                    # on, until the payloader knows its caps (for the SDP)
+                    if not c.started:
+                        if self.need_key and not key:
+                            continue
+                        c.appsrc.set_property("caps", sample.get_caps())
+                        c.started = True
+                elif not c.playing:
+                    # nothing piles up before the client plays
+                    continue
+                elif not c.flowing:
+                    if self.need_key and not key:
+                        continue
+                    c.flowing = True
+                push.append(c.appsrc)
+        for appsrc in push:
+            out = buf.copy()
+            # each client's own clock: its appsrc stamps what it sends
+            out.pts = out.dts = Gst.CLOCK_TIME_NONE
+            appsrc.emit("push-buffer", out)
+        return Gst.FlowReturn.OK
+
+    def on_error(self, bus, message):
+        err, dbg = message.parse_error()
+        error("%s: %s" % (message.src.get_name(), err.message))
+        print("debug: %s" % (dbg or "(none)"), file=sys.stderr, flush=True)
+        with self.lock:
+            clients = list(self.clients)
+        # the clients' streams end; the capture stops with the last one
+        for c in clients:
+            c.appsrc.emit("end-of-stream")
 
 
 def main():
@@ -167,26 +302,17 @@ def main():
     else:
         require("tsparse", "rtpmp2tpay")
 
+    capture = Capture(args, kind)
     factory = GstRtspServer.RTSPMediaFactory()
-    factory.set_launch(launch_line(args, kind))
-    # one pipeline for every client: the node is opened once
-    factory.set_shared(True)
-
-    def on_error(bus, message):
-        # in a streaming thread; the media stops on the error by itself
-        err, dbg = message.parse_error()
-        error("%s: %s" % (message.src.get_name(), err.message))
-        print("debug: %s" % (dbg or "(none)"), file=sys.stderr, flush=True)
+    factory.set_launch(client_line(kind))
 
     def on_media_configure(factory, media):
-        say("media: pipeline created, %s opened for the clients" % args.device)
-        # the media watches the bus itself; its sync messages show us the
-        # errors too (a device unplugged while serving)
-        bus = media.get_element().get_parent().get_bus()
-        bus.enable_sync_message_emission()
-        bus.connect("sync-message::error", on_error)
-        media.connect("unprepared", lambda m: say(
-            "media: pipeline stopped, %s closed" % args.device))
+        appsrc = media.get_element().get_by_name("src")
+        media.connect("unprepared", lambda m: capture.remove(appsrc))
+        media.connect("prepared", lambda m: capture.set_prepared(appsrc))
+        media.connect("new-state", lambda m, state: capture.set_playing(
+            appsrc, state == Gst.State.PLAYING))
+        capture.add(appsrc)
 
     factory.connect("media-configure", on_media_configure)
 
@@ -233,6 +359,7 @@ def main():
     ctx = GLib.MainContext.default()
     while ctx.pending():
         ctx.iteration(False)
+    capture.stop_all()
     say("stopped: %s" % signal.Signals(stopped[0]).name)
     return 0
 
