@@ -4,8 +4,8 @@
 # of docs/guide.md's "Streaming further" section, checked to be there
 # verbatim:
 # - RTSP: examples/rtsp-server.py serves vivid's webcam input (320x180 at
-#   30 fps) as H.264; GStreamer's rtspsrc (60 frames) and FFmpeg over TCP
-#   (30 frames) play at the same time, each decoding frames of the capture's
+#   30 fps) as H.264; GStreamer's rtspsrc (450 frames) and FFmpeg over TCP
+#   (30 frames, joining once rtspsrc decodes) play at the same time, each decoding frames of the capture's
 #   size and rate; one shared pipeline (vivid gives read() to one opener at
 #   a time, so two clients decoding at once is one open node); rtspsrc goes
 #   on after FFmpeg left. vivid's output node is refused with exit 1 and the
@@ -35,9 +35,9 @@ info "lo: $(ip -brief addr show lo 2>/dev/null || busybox ip addr show lo | head
 
 # The recipes, as docs/guide.md writes them.
 RTSP_SERVER="examples/rtsp-server.py --device /dev/video0 --port 8554 --mount cam --caps video/x-raw,width=320,height=180,framerate=30/1"
-RTSP_GST="gst-launch-1.0 -v rtspsrc location=rtsp://127.0.0.1:8554/cam ! rtph264depay ! h264parse ! avdec_h264 ! fakesink num-buffers=60 sync=false silent=false"
+RTSP_GST="gst-launch-1.0 -v rtspsrc location=rtsp://127.0.0.1:8554/cam ! rtph264depay ! h264parse ! avdec_h264 ! fakesink num-buffers=450 sync=false silent=false"
 RTSP_FFMPEG="ffmpeg -nostdin -rtsp_transport tcp -i rtsp://127.0.0.1:8554/cam -frames:v 30 -f null -"
-SRT_SEND='gst-launch-1.0 -e fgrabsrc device=/dev/video0 ! video/x-raw,width=320,height=180,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 ! h264parse ! mpegtsmux ! srtsink uri="srt://:8888?mode=listener" wait-for-connection=false'
+SRT_SEND='gst-launch-1.0 -e fgrabsrc device=/dev/video0 ! video/x-raw,width=320,height=180,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 ! h264parse config-interval=-1 ! mpegtsmux ! srtsink uri="srt://:8888?mode=listener" wait-for-connection=false'
 SRT_GST="gst-launch-1.0 -v srtsrc uri=srt://127.0.0.1:8888 ! tsdemux ! h264parse ! avdec_h264 ! fakesink num-buffers=60 sync=false silent=false"
 SRT_FFMPEG="ffmpeg -nostdin -i srt://127.0.0.1:8888 -frames:v 60 -f null -"
 RTP_RECV='gst-launch-1.0 -v udpsrc port=5004 caps="application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000" ! rtph264depay ! h264parse ! avdec_h264 ! fakesink num-buffers=60 sync=false silent=false'
@@ -121,8 +121,15 @@ start rtsp-server 300 "$RTSP_SERVER"
 srv_pid=$KT_PID srv_log=$KT_LOG
 if wait_for_log "$srv_log" '^url: ' 90; then
 	expect_eq "the server's URL" "$(log_match '^url: (.*)$' "$srv_log")" rtsp://127.0.0.1:8554/cam
-	start rtspsrc 120 "$RTSP_GST"
+	start rtspsrc 180 "$RTSP_GST"
 	gst_pid=$KT_PID gst_log=$KT_LOG
+	# FFmpeg joins once rtspsrc decodes (gst-launch takes many seconds to
+	# start under TCG), and leaves long before rtspsrc's 450 frames (15 s)
+	if wait_for_log "$gst_log" 'last-message = chain' 120; then
+		pass "rtspsrc decodes"
+	else
+		fail "rtspsrc decoded nothing within 120 s"
+	fi
 	start ffmpeg-rtsp 120 "$RTSP_FFMPEG"
 	ff_pid=$KT_PID ff_log=$KT_LOG
 	finish "$ff_pid"
@@ -132,7 +139,7 @@ if wait_for_log "$srv_log" '^url: ' 90; then
 	finish "$gst_pid"
 	gst_end=$FIN_MS
 	gst_client rtspsrc "$gst_log"
-	expect_client rtspsrc 60 "$RATE" "$gst_log"
+	expect_client rtspsrc 450 "$RATE" "$gst_log"
 	if [ "$gst_end" -gt "$ff_end" ]; then
 		pass "rtspsrc went on after FFmpeg left ($((gst_end - ff_end)) ms later)"
 	else
