@@ -199,9 +199,9 @@ def no_preload(env):
 # --------------------------------------------------------------------- rtsp
 RTSP_SERVER = "examples/rtsp-server.py --device /dev/video1 --port 8554 --mount card"
 RTSP_URL = "rtsp://127.0.0.1:8554/card"
-RTSP_N_GST = 60
+RTSP_N_GST = 150
 RTSP_GST = ("gst-launch-1.0 -v rtspsrc location=rtsp://127.0.0.1:8554/card "
-            "! rtpmp2tdepay ! tsdemux ! mpegvideoparse ! fakesink num-buffers=60 "
+            "! rtpmp2tdepay ! tsdemux ! mpegvideoparse ! fakesink num-buffers=150 "
             "sync=false silent=false")
 RTSP_N_FFMPEG = 15
 RTSP_FFMPEG = ("ffmpeg -nostdin -rtsp_transport tcp -i rtsp://127.0.0.1:8554/card "
@@ -225,6 +225,10 @@ def case_rtsp(srcdir):
             note(finish(srv)[1])
             return
         gst = start(gst_line, os.path.join(tmp, "rtspsrc.log"), env)
+        # FFmpeg joins once rtspsrc gets frames, and leaves long before
+        # rtspsrc's 150 (5 s)
+        check("rtspsrc gets frames", wait_for(gst.log, r"last-message = chain",
+                                              30) is not None)
         ff = start(ff_line, os.path.join(tmp, "ffmpeg.log"), no_preload(env))
         ff_rc, ff_text, ff_end = finish(ff)
         gst_rc, gst_text, gst_end = finish(gst)
