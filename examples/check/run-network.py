@@ -152,10 +152,13 @@ def wait_for(path, regex, seconds):
 
 
 def gst_client(text):
-    """What a gst-launch-1.0 -v client ending in 'fakesink sync=false silent=false'
-    got: (frames, WxH, rate) from the sink's caps and chain messages."""
+    """What a gst-launch-1.0 -v client ending in 'fakesink ... silent=false'
+    got: (frames, WxH, rate) from the sink's caps event and chain messages."""
     frames = len(re.findall(r"GstFakeSink:[^:]*: last-message = chain", text))
-    m = re.search(r"GstFakeSink:[^.:\n]*\.GstPad:sink: caps = (.*)$", text, re.M)
+    # the caps event the sink got (its last-message): gst-launch does not
+    # always print the pad's caps notification
+    m = re.search(r'GstFakeSink:[^:\n]*: last-message = event .*?GstEventCaps, '
+                  r'caps=\(GstCaps\)"([^"]*)"', text.replace("\\", ""))
     caps = m.group(1) if m else ""
     w = re.search(r"width=\(int\)(\d+)", caps)
     h = re.search(r"height=\(int\)(\d+)", caps)

@@ -72,15 +72,17 @@ finish() {
 	FIN_MS=$(now_ms)
 }
 
-# gst_client NAME LOG: what a '-v ... fakesink sync=false silent=false'
-# client decoded; sets C_N, C_SIZE, C_RATE and prints the client line.
+# gst_client NAME LOG: what a '-v ... fakesink ... silent=false' client
+# decoded; sets C_N, C_SIZE, C_RATE and prints the client line. The caps
+# are the ones of the caps event the sink got (its last-message; gst-launch
+# does not always print the pad's caps notification).
 gst_client() {
-	local line caps="" re='GstFakeSink:[^.:]*\.GstPad:sink: caps = (.*)$'
+	local line caps="" re='GstFakeSink:[^:]*: last-message = event .*GstEventCaps, caps=\(GstCaps\)"([^"]*)"'
 	C_N=0
 	while IFS= read -r line; do
 		if [[ $line =~ GstFakeSink:[^:]*:\ last-message\ =\ chain ]]; then
 			C_N=$((C_N + 1))
-		elif [ -z "$caps" ] && [[ $line =~ $re ]]; then
+		elif [ -z "$caps" ] && [[ ${line//\\/} =~ $re ]]; then
 			caps=${BASH_REMATCH[1]}
 		fi
 	done <"$2"
