@@ -291,7 +291,7 @@ def case_rtsp(srcdir):
 
 # ---------------------------------------------------------------------- srt
 SRT_SEND = ('gst-launch-1.0 -e fgrabsrc device=/dev/video1 ! mpegpsdemux '
-            '! mpegvideoparse ! mpegtsmux ! srtsink '
+            '! mpegvideoparse ! mpegtsmux alignment=7 ! srtsink '
             'uri="srt://:8888?mode=listener" wait-for-connection=false')
 SRT_N = 60
 SRT_RECV_GST = ('gst-launch-1.0 -v srtsrc uri=srt://127.0.0.1:8888 ! tsdemux '

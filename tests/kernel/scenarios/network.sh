@@ -37,7 +37,7 @@ info "lo: $(ip -brief addr show lo 2>/dev/null || busybox ip addr show lo | head
 RTSP_SERVER="examples/rtsp-server.py --device /dev/video0 --port 8554 --mount cam --caps video/x-raw,width=320,height=180,framerate=30/1"
 RTSP_GST="gst-launch-1.0 -v rtspsrc location=rtsp://127.0.0.1:8554/cam ! rtph264depay ! h264parse ! avdec_h264 ! fakesink num-buffers=450 sync=false silent=false"
 RTSP_FFMPEG="ffmpeg -nostdin -rtsp_transport tcp -i rtsp://127.0.0.1:8554/cam -frames:v 30 -f null -"
-SRT_SEND='gst-launch-1.0 -e fgrabsrc device=/dev/video0 ! video/x-raw,width=320,height=180,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 ! h264parse config-interval=-1 ! mpegtsmux ! srtsink uri="srt://:8888?mode=listener" wait-for-connection=false'
+SRT_SEND='gst-launch-1.0 -e fgrabsrc device=/dev/video0 ! video/x-raw,width=320,height=180,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 ! h264parse config-interval=-1 ! mpegtsmux alignment=7 ! srtsink uri="srt://:8888?mode=listener" wait-for-connection=false'
 SRT_GST="gst-launch-1.0 -v srtsrc uri=srt://127.0.0.1:8888 ! tsdemux ! h264parse ! avdec_h264 ! fakesink num-buffers=60 sync=false silent=false"
 SRT_FFMPEG="ffmpeg -nostdin -i srt://127.0.0.1:8888 -frames:v 60 -f null -"
 RTP_RECV='gst-launch-1.0 -v udpsrc port=5004 caps="application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000" ! rtph264depay ! h264parse ! avdec_h264 ! fakesink num-buffers=60 sync=false silent=false'
