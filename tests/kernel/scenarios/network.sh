@@ -57,7 +57,10 @@ done
 # KT_PID reaches the recipe through timeout); sets KT_PID and KT_LOG.
 start() {
 	KT_LOG=$KT_LOGS/$1.log
-	timeout -k 5 "$2" bash -c "exec $3" >"$KT_LOG" 2>&1 </dev/null &
+	# --foreground: timeout passes a signal to the recipe alone (without it,
+	# to the recipe and again to its process group: gst-launch -e took the
+	# second SIGINT for "stop now, no EOS")
+	timeout --foreground -k 5 "$2" bash -c "exec $3" >"$KT_LOG" 2>&1 </dev/null &
 	KT_PID=$!
 	info "started ($1, pid $KT_PID): $3"
 }
