@@ -64,6 +64,10 @@ gi.require_version("GstRtspServer", "1.0")
 from gi.repository import GLib, Gst, GstRtspServer  # noqa: E402
 
 
+# how long the node stays open after the last client left
+STOP_GRACE_MS = 3000
+
+
 def say(text):
     # flushed at once: a script waits for these lines while we run
     print(text, flush=True)
@@ -193,11 +197,20 @@ class Capture:
     def remove(self, appsrc):
         with self.lock:
             self.clients = [c for c in self.clients if c.appsrc is not appsrc]
+            idle = not self.clients
+        if idle:
+            # a grace period: a client that reconnects at once (rtspsrc
+            # falling back from UDP to TCP) finds the node still open
+            GLib.timeout_add(STOP_GRACE_MS, self.stop_if_idle)
+
+    def stop_if_idle(self):
+        with self.lock:
             pipeline = self.pipeline if not self.clients else None
             if pipeline is not None:
                 self.pipeline = None
         if pipeline is not None:
             self.stop(pipeline)
+        return GLib.SOURCE_REMOVE
 
     def stop(self, pipeline):
         pipeline.set_state(Gst.State.NULL)
