@@ -103,7 +103,8 @@ gst_client() {
 }
 
 # ffmpeg_client NAME LOG: the same for an 'ffmpeg ... -f null -' client
-# (its last progress line, its output stream's description).
+# (its last progress line, its output stream's description); C_RATE is
+# rounded to a whole number.
 ffmpeg_client() {
 	local line out=0 re=', ([0-9]+)x([0-9]+)[ ,].*, ([0-9.]+) fps'
 	C_N=0 C_SIZE="?" C_RATE="?"
@@ -115,6 +116,9 @@ ffmpeg_client() {
 		[[ $line =~ ^frame=\ *([0-9]+) ]] && C_N=${BASH_REMATCH[1]}
 	done < <(tr '\r' '\n' <"$2")
 	info "client: $1: exit $KT_RC, $C_N frames $C_SIZE at $C_RATE fps"
+	# FFmpeg's rate over RTSP is its estimate from the packets' times
+	# (29.92 under a loaded TCG): compared rounded to a whole number
+	[ "$C_RATE" = "?" ] || printf -v C_RATE '%.0f' "$C_RATE"
 }
 
 # expect_client TAG FRAMES RATE LOG: the last client ended by itself with
