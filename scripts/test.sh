@@ -31,8 +31,8 @@ sanitize_build=${sanitize_build:-$build-sanitize}
 install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-dev \
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-  gstreamer1.0-plugins-bad \
-  indent valgrind clang llvm || exit 1
+  indent valgrind clang llvm \
+  python3-gi gstreamer1.0-plugins-bad gir1.2-gst-rtsp-server-1.0 ffmpeg || exit 1
 
 # The kernel tier brings its own packages (qemu, the Debian kernel,
 # v4l2loopback, ffmpeg, v4l-utils) and fails loudly if it cannot.

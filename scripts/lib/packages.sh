@@ -36,9 +36,11 @@ install_packages() {
 		return 1
 	fi
 	echo "$who: installing ${missing[*]}" >&2
-	if ! DEBIAN_FRONTEND=noninteractive apt-get update -q ||
-		! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			"${missing[@]}"; then
+	# Another apt or dpkg may be running on the machine: wait for its locks
+	# (up to 15 minutes) instead of failing at once.
+	if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 update -q ||
+		! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 \
+			install -y -q --no-install-recommends "${missing[@]}"; then
 		echo "$who: apt-get could not install ${missing[*]}" >&2
 		return 1
 	fi
