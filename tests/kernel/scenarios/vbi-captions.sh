@@ -6,8 +6,6 @@
 # - what the driver sends, read by v4l2-ctl from the sliced VBI node;
 # - fgrabsrc on /dev/vbi0 (input TV, norm NTSC): closedcaption/x-cea-608
 #   s334-1a caps at 30000/1001, two triplets a frame, vivid's texts;
-# (The recording with the video node, cccombiner and FFmpeg's decoder is
-# vbi-recording.sh, not yet registered: see there.)
 # Every caption text is checked against vivid's two: under TCG vivid drops
 # frames when a reader is late, and a dropped frame costs its character
 # pair (cc-text.py check names the pairs lost), never adds or alters one.
