@@ -8,7 +8,6 @@
                             each) as a sliced VBI node's read() gives them, or
                             v4l2-ctl --stream-to writes them
   cc-text.py s334 FILE      FILE: s334-1a triplets (fgrabsrc's caption buffers)
-  cc-text.py srt FILE       FILE: the SRT FFmpeg's caption decoder wrote
   cc-text.py check FILE     FILE: captions one a line (the output of the
                             above); checks them against the two captions
                             vivid sends (vivid-vbi-gen.c): each must be one
@@ -16,16 +15,12 @@
                             (a frame the driver dropped under load: read()
                             cannot deliver it later), and at least one must
                             come whole. Exit 1 otherwise.
-  cc-text.py within A B     A, B: captions one a line; every caption of B
-                            is in A, in A's order (B: what a recording
-                            kept of the captions A that went into it).
 
 A caption is the printable characters between "resume caption loading"
 (0x14 0x20) and "end of caption" (0x14 0x2f); parity bits are stripped and
 bytes with bad parity dropped, as a decoder does. Only what the tests need of
 CEA-608: the basic character set and these two commands.
 """
-import re
 import struct
 import sys
 
@@ -68,18 +63,6 @@ def captions(pairs):
     return out
 
 
-def srt_captions(text):
-    out = []
-    for block in text.replace("\r", "").split("\n\n"):
-        lines = [l for l in block.split("\n") if l.strip()]
-        if len(lines) >= 3 and "-->" in lines[1]:
-            text = " ".join(lines[2:])
-            # FFmpeg's styling: <font ...>, </font>, {\an7}
-            text = re.sub(r"<[^>]*>|\{[^}]*\}", "", text)
-            out.append(text.strip())
-    return out
-
-
 def pairs_lost(got, want):
     """The pairs of @want that @got lacks, or None when @got is not @want
     with whole pairs (of the caption's frames) taken out."""
@@ -116,38 +99,16 @@ def check(captions_got):
     return ok
 
 
-def within(outer, inner):
-    pos = 0
-    for caption in inner:
-        try:
-            pos = outer.index(caption, pos) + 1
-        except ValueError:
-            print("NOT IN ORDER: %r" % caption)
-            return False
-    return len(inner) > 0
-
-
 def main():
     mode, path = sys.argv[1], sys.argv[2]
-    if mode == "within":
-        with open(path, encoding="utf-8") as a, \
-                open(sys.argv[3], encoding="utf-8") as b:
-            sys.exit(0 if within([l.rstrip("\n") for l in a if l.strip()],
-                                 [l.rstrip("\n") for l in b if l.strip()])
-                     else 1)
     if mode == "check":
         with open(path, encoding="utf-8") as f:
             sys.exit(0 if check([l.rstrip("\n") for l in f if l.strip()]) else 1)
-    if mode == "srt":
-        with open(path, encoding="utf-8", errors="replace") as f:
-            result = srt_captions(f.read())
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
-        pairs = (field1_pairs_from_records(data) if mode == "records"
-                 else field1_pairs_from_s334(data))
-        result = captions(pairs)
-    for caption in result:
+    with open(path, "rb") as f:
+        data = f.read()
+    pairs = (field1_pairs_from_records(data) if mode == "records"
+             else field1_pairs_from_s334(data))
+    for caption in captions(pairs):
         print(caption)
 
 
