@@ -185,6 +185,20 @@ def client_report(name, rc, frames, size, rate):
     note("%s: exit %d, %d frames %s at %s fps" % (name, rc, frames, size, rate))
 
 
+def expect_client(name, rc, decoded, want_frames, want_rate, output):
+    """Checks a client that decoded @decoded (frames, size, rate) of the
+    card's stream: exit 0, @want_frames frames of the card's size at
+    @want_rate; shows the end of its @output when it fell short."""
+    frames, size, rate = decoded
+    client_report(name, rc, frames, size, rate)
+    expect_eq(name + " exit status", rc, 0)
+    expect_eq(name + " frames", frames, want_frames)
+    expect_eq(name + " frame size (the card's)", size, CARD_SIZE)
+    expect_eq(name + " frame rate (the card's)", rate, want_rate)
+    if rc != 0 or frames != want_frames:
+        note(output[-3000:])
+
+
 def fake_env(tmp):
     env = dict(os.environ)
     env["FAKEV4L2_DEVICES"] = "%s=encoder;%s=output" % (ENC, OUT)
@@ -242,23 +256,10 @@ def case_rtsp(srcdir):
         note("server: $ " + RTSP_SERVER)
         note(srv_text)
 
-        frames, size, rate = gst_client(gst_text)
-        client_report("rtspsrc", gst_rc, frames, size, rate)
-        expect_eq("rtspsrc exit status", gst_rc, 0)
-        expect_eq("rtspsrc frames", frames, RTSP_N_GST)
-        expect_eq("rtspsrc frame size (the card's)", size, CARD_SIZE)
-        expect_eq("rtspsrc frame rate (the card's)", rate, CARD_RATE)
-        if gst_rc != 0 or frames != RTSP_N_GST:
-            note(gst_text[-3000:])
-
-        frames, size, rate = ffmpeg_client(ff_text)
-        client_report("ffmpeg (rtsp, tcp)", ff_rc, frames, size, rate)
-        expect_eq("ffmpeg exit status", ff_rc, 0)
-        expect_eq("ffmpeg frames", frames, RTSP_N_FFMPEG)
-        expect_eq("ffmpeg frame size (the card's)", size, CARD_SIZE)
-        expect_eq("ffmpeg frame rate (the card's)", rate, "29.97")
-        if ff_rc != 0 or frames != RTSP_N_FFMPEG:
-            note(ff_text[-3000:])
+        expect_client("rtspsrc", gst_rc, gst_client(gst_text), RTSP_N_GST,
+                      CARD_RATE, gst_text)
+        expect_client("ffmpeg (rtsp, tcp)", ff_rc, ffmpeg_client(ff_text),
+                      RTSP_N_FFMPEG, "29.97", ff_text)
 
         check("rtspsrc went on after FFmpeg left (%.1f s later)" % (gst_end - ff_end),
               gst_end > ff_end + 0.2, "rtspsrc ended first")
@@ -322,23 +323,10 @@ def case_srt(srcdir):
         note("$ " + SRT_RECV_GST)
         note("$ " + SRT_RECV_FFMPEG)
 
-        frames, size, rate = gst_client(gst_text)
-        client_report("srtsrc", gst_rc, frames, size, rate)
-        expect_eq("srtsrc exit status", gst_rc, 0)
-        expect_eq("srtsrc frames", frames, SRT_N)
-        expect_eq("srtsrc frame size (the card's)", size, CARD_SIZE)
-        expect_eq("srtsrc frame rate (the card's)", rate, CARD_RATE)
-        if gst_rc != 0 or frames != SRT_N:
-            note(gst_text[-3000:])
-
-        frames, size, rate = ffmpeg_client(ff_text)
-        client_report("ffmpeg (srt)", ff_rc, frames, size, rate)
-        expect_eq("ffmpeg exit status", ff_rc, 0)
-        expect_eq("ffmpeg frames", frames, SRT_N)
-        expect_eq("ffmpeg frame size (the card's)", size, CARD_SIZE)
-        expect_eq("ffmpeg frame rate (the card's)", rate, "29.97")
-        if ff_rc != 0 or frames != SRT_N:
-            note(ff_text[-3000:])
+        expect_client("srtsrc", gst_rc, gst_client(gst_text), SRT_N,
+                      CARD_RATE, gst_text)
+        expect_client("ffmpeg (srt)", ff_rc, ffmpeg_client(ff_text), SRT_N,
+                      "29.97", ff_text)
 
         check("the sender was playing", m is not None and m.group(0).startswith(
             "Setting"), snd_text[-1000:])
