@@ -297,6 +297,8 @@ s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 
   if (fmt->type != fake_v4l2_buf_type (dev))
     return EINVAL;
+  if (dev->format_exclusive && dev->open_count > 1)
+    return EBUSY;
   if (dev->force_pixfmt != 0) {
     fill_pix (dev, &fmt->fmt.pix, dev->force_pixfmt, dev->force_width,
         dev->force_height, negotiate_field (dev, fmt->fmt.pix.field));

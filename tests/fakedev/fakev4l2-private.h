@@ -156,6 +156,7 @@ struct _FakeV4l2Device
   /* capture fds never poll readable (v4l2loopback 0.12 for readers that
    * did not call STREAMON) */
   gboolean poll_silent;
+  gboolean format_exclusive;
 
   /* Until set_format() is called the current format follows the first
    * format added and its first size, so the order of the set-up calls does
