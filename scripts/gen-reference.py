@@ -191,7 +191,12 @@ def describe_property(GObject, pspec):
         GObject.TYPE_FLOAT: "gfloat", GObject.TYPE_STRING: "string",
     }
     rows = []
-    default = pspec.default_value
+    # Boxed and object properties have no default to show, and PyGObject
+    # 3.50 (Debian 13) raises when asked for one: read it only for the
+    # kinds that have one.
+    default = None
+    if kind in names or kind in (GObject.TYPE_ENUM, GObject.TYPE_FLAGS):
+        default = pspec.default_value
     if kind == GObject.TYPE_ENUM:
         vals = enum_values(pspec)
         rows.append(("Type", "enum `%s`" % type_name(pspec.value_type)))
