@@ -277,6 +277,10 @@ try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 
   if (fmt->type != fake_v4l2_buf_type (dev) || dev->formats->len == 0)
     return EINVAL;
+  if (fake_v4l2_format_locked (dev)) {
+    fake_v4l2_fill_format (dev, fmt);
+    return 0;
+  }
   f = fake_v4l2_device_find_format (dev, fmt->fmt.pix.pixelformat);
   if (f == NULL)
     f = g_ptr_array_index (dev->formats, 0);
