@@ -6,12 +6,13 @@
 # guest).  Kernel tests are named SUITE/<group>, in the meson suite
 # kernel-SUITE, so that a failure says which distribution it was.
 #
-#   tests/dist/run.sh [--log-dir DIR] [--cache DIR] [--only unit|kernel] SUITE
+#   tests/dist/run.sh [--log-dir DIR] [--cache DIR] [--only unit|kernel] SUITE [GROUP...]
 #     --log-dir  where the meson test logs go: test-output-SUITE-unit.txt
 #                and test-output-SUITE-kernel.txt (default: the current
 #                directory)
 #     --cache    the roots' cache (default ${XDG_CACHE_HOME:-~/.cache}/fgrab/dist)
 #     --only     run one of the two tiers
+#     GROUP...   run these kernel groups only (default: all)
 #
 # The checkout (tracked and untracked, not ignored, files) is copied to
 # /fgrab/src in the root and built in /fgrab/build there.  A root that
@@ -33,7 +34,9 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-suite=${1:?usage: tests/dist/run.sh [--log-dir DIR] SUITE}
+suite=${1:?usage: tests/dist/run.sh [--log-dir DIR] SUITE [GROUP...]}
+shift
+groups=("$@")
 mkdir -p "$log_dir"
 log_dir=$(cd "$log_dir" && pwd -P)
 
@@ -101,7 +104,9 @@ unit_tier() {
 	meson_test "$log_dir/test-output-$suite-unit.txt" --num-processes 2 "${names[@]}"
 }
 kernel_tier() {
-	meson_test "$log_dir/test-output-$suite-kernel.txt" --suite "kernel-$suite"
+	local g names=()
+	for g in "${groups[@]}"; do names+=("$suite/$g"); done
+	meson_test "$log_dir/test-output-$suite-kernel.txt" --suite "kernel-$suite" "${names[@]}"
 }
 [ "$only" = kernel ] || timed "$suite unit tier" unit_tier
 [ "$only" = unit ] || timed "$suite kernel tier" kernel_tier
