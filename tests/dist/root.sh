@@ -65,13 +65,12 @@ CFG
 echo "deb $(debian_mirror) $suite main" >"$root/etc/apt/sources.list"
 chroot_mount "$root"
 t0=$SECONDS
-in_root "$root" apt-get update -q >"$work/apt.log" 2>&1 &&
-	in_root "$root" apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" >>"$work/apt.log" 2>&1 ||
-	{
-		tail -n 60 "$work/apt.log" >&2
-		log "apt-get in the $suite root failed"
-		exit 1
-	}
+if ! in_root "$root" apt-get update -q >"$work/apt.log" 2>&1 ||
+	! in_root "$root" apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" >>"$work/apt.log" 2>&1; then
+	tail -n 60 "$work/apt.log" >&2
+	log "apt-get in the $suite root failed"
+	exit 1
+fi
 log "apt-get took $((SECONDS - t0)) s"
 
 # dkms in a chroot builds for the running (host) kernel unless told: build
