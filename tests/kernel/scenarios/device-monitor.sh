@@ -126,7 +126,7 @@ if v4l2-ctl -d $LOOP --list-formats 2>/dev/null | grep -qE "^[[:space:]]*\[[0-9]
 fi
 LOOP_N=1
 [ "$LOOP_SOURCE" = no ] || LOOP_N=2
-info "v4l2loopback $(cat /sys/module/v4l2loopback/version 2>/dev/null || echo "?"): idle node has capture formats: $LOOP_SOURCE ($LOOP_N devices)"
+info "v4l2loopback $(modinfo -F version v4l2loopback 2>/dev/null || echo "?"): idle node has capture formats: $LOOP_SOURCE ($LOOP_N devices)"
 
 CAP_CARD=$(card_of $CAP)
 OUT_CARD=$(card_of $OUT)

@@ -82,7 +82,7 @@ if [[ $stats =~ ^([0-9]+)\ frames\ captured.*\ ([0-9]+)\ empty\ reads$ ]]; then
 	pass "fgrabsrc counted its empty reads"
 	poll=no
 	grep -q 'poll reports data' "$dbg" && poll=yes
-	info "EMPTY-READS v4l2loopback $(cat /sys/module/v4l2loopback/version 2>/dev/null || echo "?"): ${BASH_REMATCH[2]} empty reads for ${BASH_REMATCH[1]} frames ($(awk -v e="${BASH_REMATCH[2]}" -v f="${BASH_REMATCH[1]}" 'BEGIN { printf "%.2f", f ? e / f : 0 }') per frame); poll woke the reader: $poll"
+	info "EMPTY-READS v4l2loopback $(modinfo -F version v4l2loopback 2>/dev/null || echo "?"): ${BASH_REMATCH[2]} empty reads for ${BASH_REMATCH[1]} frames ($(awk -v e="${BASH_REMATCH[2]}" -v f="${BASH_REMATCH[1]}" 'BEGIN { printf "%.2f", f ? e / f : 0 }') per frame); poll woke the reader: $poll"
 else
 	fail "fgrabsrc's stop line with the empty reads is not in $dbg"
 fi
