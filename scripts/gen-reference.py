@@ -159,12 +159,17 @@ def flags_words(flags):
 
 def enum_values(pspec):
     """[(value, nick, name)] of an enum or flags property's type."""
-    py = pspec.value_type.pytype
-    if py is None:
-        return []
-    table = getattr(py, "__enum_values__", None)
-    if table is None:
-        table = getattr(py, "__flags_values__", {})
+    from gi.repository import GObject
+    flags = GObject.type_is_a(pspec.value_type, GObject.TYPE_FLAGS)
+    key = "__flags_values__" if flags else "__enum_values__"
+    table = getattr(pspec.value_type.pytype, key, None)
+    if not table:
+        # PyGObject 3.50 (Debian 13) fills in the class of a type that a
+        # plugin registered only once it converted a value of it; gi's own
+        # module loader makes such classes with enum_add and flags_add.
+        from gi import _gi
+        add = _gi.flags_add if flags else _gi.enum_add
+        table = getattr(add(pspec.value_type), key, {})
     out = []
     for v in sorted(table):
         e = table[v]
@@ -191,7 +196,12 @@ def describe_property(GObject, pspec):
         GObject.TYPE_FLOAT: "gfloat", GObject.TYPE_STRING: "string",
     }
     rows = []
-    default = pspec.default_value
+    # Boxed and object properties have no default to show, and PyGObject
+    # 3.50 (Debian 13) raises when asked for one: read it only for the
+    # kinds that have one.
+    default = None
+    if kind in names or kind in (GObject.TYPE_ENUM, GObject.TYPE_FLAGS):
+        default = pspec.default_value
     if kind == GObject.TYPE_ENUM:
         vals = enum_values(pspec)
         rows.append(("Type", "enum `%s`" % type_name(pspec.value_type)))

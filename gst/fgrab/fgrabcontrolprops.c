@@ -19,7 +19,8 @@
 
 /* The element layer's controls: the extra-controls property of both
  * elements and the colour balance properties of fgrabsrc, set on the node
- * at open and whenever they change while open. */
+ * at open (a sink's once its format is set) and whenever they change while
+ * open. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -41,9 +42,11 @@
  * integers and strings take their value; a menu takes an item index or
  * the item's name; a button is pressed by any value.
  *
- * The controls are set when the device opens (NULL to READY), after the
- * input and norm and before the caps are probed, since some decide the
- * format (an encoder's stream type), and again each time the property
+ * fgrabsrc sets the controls when the device opens (NULL to READY), after
+ * the input and norm and before the caps are probed, since some decide the
+ * format (an encoder's stream type); fgrabsink once it has set the
+ * negotiated format, since some pin the format in force (v4l2loopback
+ * 0.15's keep_format).  Both set them again each time the property
  * changes while the device is open, for the controls the driver lets
  * change then.  A control that cannot be set is left out with a warning
  * naming it and why (no such control: the warning lists the node's;

@@ -628,12 +628,24 @@ format_matches (FgrabDevice * device, const GstStructure * s,
       fields_match (device, s, got->field, error);
 }
 
+/* Whether G_FMT's answer @cur already is the request @want: the same
+ * fourcc, size and field order, with a layout the driver filled in. */
+static gboolean
+format_in_force (const struct v4l2_format *cur, const struct v4l2_format *want)
+{
+  const struct v4l2_pix_format *c = &cur->fmt.pix, *w = &want->fmt.pix;
+
+  return c->pixelformat == w->pixelformat && c->width == w->width &&
+      c->height == w->height && c->sizeimage != 0 &&
+      (c->field == w->field || w->field == V4L2_FIELD_ANY);
+}
+
 gboolean
 fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 {
   HOLD_DEVICE_LOCK (device);
   const GstStructure *s;
-  struct v4l2_format fmt;
+  struct v4l2_format fmt, cur;
   const FgrabFormat *format;
   guint32 fourcc;
   gint width = 0, height = 0;
@@ -666,8 +678,22 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 
   if (fgrab_device_ioctl (device, VIDIOC_S_FMT, &fmt) < 0) {
     gint err = errno;
-    gchar *debug = g_strdup_printf ("VIDIOC_S_FMT: %s", g_strerror (err));
+    gchar *debug;
 
+    /* v4l2loopback 0.15 refuses S_FMT while another handle has the node
+     * open (a writer feeding it), even for the format in force: a reader
+     * joining the writer gets what it asked for all the same. */
+    if (err == EBUSY) {
+      get_format_or_zero (device, &cur);
+      if (format_in_force (&cur, &fmt)) {
+        GST_DEBUG ("%s: S_FMT busy, the format asked for is in force",
+            device->path);
+        fmt = cur;
+        goto done;
+      }
+    }
+
+    debug = g_strdup_printf ("VIDIOC_S_FMT: %s", g_strerror (err));
     if (err == EBUSY)
       fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
           "Device '%s' is busy: another application is streaming from it, "
@@ -687,6 +713,7 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
       fmt.fmt.pix.height, fmt.fmt.pix.field, fmt.fmt.pix.bytesperline,
       fmt.fmt.pix.sizeimage, fmt.fmt.pix.colorspace);
 
+done:
   device->format = fmt;
   device->format_known = TRUE;
   device->fgrab_format = fgrab_format_from_fourcc (fmt.fmt.pix.pixelformat);

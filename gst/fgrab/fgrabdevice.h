@@ -120,6 +120,9 @@ struct _FgrabDevice
   GstClockTime poll_timeout;
   GstClockTime poll_trusted_timeout;
   gboolean poll_trusted;
+  /* read() calls that found no data (EAGAIN) since the frame period was
+   * set: what a reader's waits cost on a driver (fgrabsrc logs it) */
+  guint64 empty_reads;
   /* how long a read waits for data before it gives up, 0 for ever */
   GstClockTime stall_timeout;
 

@@ -88,6 +88,7 @@ fgrab_device_set_frame_period (FgrabDevice * device, GstClockTime period)
     device->poll_trusted_timeout = MAX_POLL_TIMEOUT;
   }
   device->poll_trusted = FALSE;
+  device->empty_reads = 0;
 }
 
 void
@@ -243,6 +244,7 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
     }
     if (errno != EAGAIN)
       return io_error (device, errno, "read", error);
+    device->empty_reads++;
 
     /* poll said there was an error but read has none to tell: give up
      * rather than spin */

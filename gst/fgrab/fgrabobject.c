@@ -449,14 +449,25 @@ replace_device (FgrabObject * obj, FgrabDevice * device)
 /* What the properties ask of the node, at open and again after a reopen
  * that may have lost it: the route and standard first (they decide the
  * formats), then the controls (the stream type decides the caps) and the
- * tuner of the route chosen. */
+ * tuner of the route chosen.  An output node's controls wait for its
+ * format (fgrab_object_apply_output_controls): v4l2loopback 0.15's
+ * keep_format set before S_FMT pins the node to its default format. */
 static gboolean
 apply_settings (FgrabObject * obj, FgrabDevice * device)
 {
   if (!select_route_and_norm (obj, device))
     return FALSE;
-  fgrab_control_props_apply (obj, device);
+  if (!obj->output)
+    fgrab_control_props_apply (obj, device);
   return fgrab_tuning_apply (obj, device);
+}
+
+void
+fgrab_object_apply_output_controls (FgrabObject * obj)
+{
+  g_return_if_fail (obj->output);
+  if (obj->device)
+    fgrab_control_props_apply (obj, obj->device);
 }
 
 gboolean

@@ -138,6 +138,8 @@ void fgrab_object_get_property (GObject * object, guint prop_id,
 /* NULL->READY: opens the node and selects the route and norm; READY->NULL
  * closes it.  FALSE after posting an error. */
 gboolean fgrab_object_open (FgrabObject * obj);
+/* The controls of an output node, once its format is set. */
+void fgrab_object_apply_output_controls (FgrabObject * obj);
 void fgrab_object_close (FgrabObject * obj);
 /* change_state of both elements: fgrab_object_open at NULL->READY, then
  * @parent_class's, fgrab_object_close at READY->NULL. */

@@ -328,6 +328,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     goto failed;
   }
   fgrab_device_claim_loopback_output (device);
+  fgrab_object_apply_output_controls (&self->obj);
 
   s = gst_caps_get_structure (caps, 0);
   if (!gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d))

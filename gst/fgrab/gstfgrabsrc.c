@@ -515,8 +515,9 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
 
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames captured, %"
       G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " stream bytes dropped "
-      "before the first pack or packet", self->fclock.frames,
-      self->fclock.dropped, self->stream.dropped);
+      "before the first pack or packet, %" G_GUINT64_FORMAT " empty reads",
+      self->fclock.frames, self->fclock.dropped, self->stream.dropped,
+      self->obj.device ? self->obj.device->empty_reads : 0);
 
   fgrab_src_stream_stop (&self->stream);
 

@@ -101,6 +101,18 @@ find_ctrl (FakeV4l2Device * dev, guint32 id)
   return NULL;
 }
 
+/* Whether the device's format lock control is set (lock held). */
+gboolean
+fake_v4l2_format_locked (FakeV4l2Device * dev)
+{
+  FakeCtrl *c;
+
+  if (dev->format_lock_ctrl == 0)
+    return FALSE;
+  c = find_ctrl (dev, dev->format_lock_ctrl);
+  return c != NULL && c->value != 0;
+}
+
 /* The flags an application sees: v4l2_ctrl_grab() sets GRABBED while
  * cx2341x_handler_set_busy() holds the encoder controls, from the start
  * of a capture to its end; user_flags() adds HAS_PAYLOAD to pointer

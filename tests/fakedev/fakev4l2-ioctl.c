@@ -281,6 +281,10 @@ try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 
   if (fmt->type != fake_v4l2_buf_type (dev) || dev->formats->len == 0)
     return EINVAL;
+  if (fake_v4l2_format_locked (dev)) {
+    fake_v4l2_fill_format (dev, fmt);
+    return 0;
+  }
   f = fake_v4l2_device_find_format (dev, fmt->fmt.pix.pixelformat);
   if (f == NULL)
     f = g_ptr_array_index (dev->formats, 0);
@@ -301,6 +305,8 @@ s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 
   if (fmt->type != fake_v4l2_buf_type (dev))
     return EINVAL;
+  if (dev->format_exclusive && dev->open_count > 1)
+    return EBUSY;
   if (dev->force_pixfmt != 0) {
     fill_pix (dev, &fmt->fmt.pix, dev->force_pixfmt, dev->force_width,
         dev->force_height, negotiate_field (dev, fmt->fmt.pix.field));

@@ -156,6 +156,8 @@ struct _FakeV4l2Device
   /* capture fds never poll readable (v4l2loopback 0.12 for readers that
    * did not call STREAMON) */
   gboolean poll_silent;
+  gboolean format_exclusive;
+  guint32 format_lock_ctrl;
 
   /* Until set_format() is called the current format follows the first
    * format added and its first size, so the order of the set-up calls does
@@ -319,6 +321,7 @@ G_GNUC_INTERNAL void fake_v4l2_format_default_size (FakeFormat * f,
 /* fakev4l2-ioctl.c */
 G_GNUC_INTERNAL int fake_v4l2_handle_ioctl (FakeV4l2Device * dev,
     guint32 request, void *arg);
+G_GNUC_INTERNAL gboolean fake_v4l2_format_locked (FakeV4l2Device * dev);
 G_GNUC_INTERNAL void fake_v4l2_fill_format (FakeV4l2Device * dev,
     struct v4l2_format *fmt);
 G_GNUC_INTERNAL void fake_v4l2_fill_parm (FakeV4l2Device * dev,

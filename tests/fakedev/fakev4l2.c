@@ -627,6 +627,24 @@ fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent)
   g_mutex_unlock (&fake_v4l2_lock);
 }
 
+void
+fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev, gboolean exclusive)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->format_exclusive = exclusive;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_set_format_lock_control (FakeV4l2Device * dev, guint32 id)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->format_lock_ctrl = id;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
 guint8
 fake_v4l2_frame_byte (guint64 n, gsize i)
 {

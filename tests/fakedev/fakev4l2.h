@@ -456,6 +456,18 @@ void fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk);
  * v4l2loopback 0.12 for a reader that did not call STREAMON. */
 void fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent);
 
+/* TRUE: S_FMT fails with EBUSY while the node has another opener, even for
+ * the format in force, as v4l2loopback 0.15 answers a reader while a
+ * writer has the node open. */
+void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
+    gboolean exclusive);
+
+/* Control @id (added with fake_v4l2_device_add_control) pins the format:
+ * while it is non-zero TRY_FMT and S_FMT answer with the format in force,
+ * as v4l2loopback 0.15 does with keep_format. 0: no such control. */
+void fake_v4l2_device_set_format_lock_control (FakeV4l2Device * dev,
+    guint32 id);
+
 /* Byte @i of raw frame @n: ((n * 7) + (i * 13) + (i >> 8)) & 0xff,
  * so any misplaced or missing byte is detected. Frames count from 0 at
  * open. */

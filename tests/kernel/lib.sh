@@ -512,8 +512,10 @@ cam_v4l2src() {
 	local tag=$1 n=$2 dir line re='GstV4l2Src:[^.]*\.GstPad:src: caps = (.*)$'
 	shift 2
 	dir=$(fresh_dir "$tag")
+	# video/x-raw: frames in system memory, as a consumer maps them (v4l2src
+	# of GStreamer 1.26 offers DMA_DRM caps first, which multifilesink takes)
 	gst "$tag-v4l2src" 60 v4l2src device="$DEV" num-buffers="$n" "$@" \
-		! multifilesink location="$dir/%05d.raw"
+		! video/x-raw ! multifilesink location="$dir/%05d.raw"
 	CAM_RC=$KT_RC CAM_LOG=$KT_LOG CAM_CAPS=""
 	while IFS= read -r line; do
 		[[ $line =~ $re ]] && {

@@ -5,12 +5,13 @@
 
 # start_writer TAG FRAMES [FGRABSINK-PROPS...]: fgrabsink writes FRAMES of the
 # live sequence in the background (gst-launch -e: SIGINT ends it with EOS);
-# returns once it configured the device (sets WRITER_PID and WRITER_LOG), ends
-# the scenario if it does not within 30 s.
+# returns once it configured the device and wrote its first frame (sets
+# WRITER_PID and WRITER_LOG), ends the scenario if it does not within 30 s.
+# (fgrabdevice:6 logs each write().)
 start_writer() {
 	local tag=$1 n=$2
 	shift 2
-	GST_DEBUG=fgrabsink:4 gst_bg "$tag-writer" -e videotestsrc pattern="$PATTERN" num-buffers="$n" is-live=true \
+	GST_DEBUG=fgrabsink:4,fgrabdevice:6 gst_bg "$tag-writer" -e videotestsrc pattern="$PATTERN" num-buffers="$n" is-live=true \
 		! "$CAPS" ! fgrabsink device="$DEV" "$@"
 	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
 	if ! wait_for_log "$WRITER_LOG" 'gst_fgrab_sink_configure.*configured video/x-raw' 30; then
@@ -22,11 +23,15 @@ start_writer() {
 	wait_capture_format "$tag"
 }
 
-# wait_capture_format TAG: until the loopback lists a capture format, which
-# it does once the writer's first frame is in (a reader opened before that
-# finds no format); ends the scenario if that takes over 30 s.
+# wait_capture_format TAG: until the writer's first frame is in and the
+# loopback lists a capture format.  0.12 lists none before that frame; 0.15
+# lists one on an idle node too, but refuses a reader's STREAMON (EIO) until
+# a writer streams, so the frame is waited for first.  Ends the scenario if
+# that takes over 30 s.
 wait_capture_format() {
 	local i
+	wait_for_log "$WRITER_LOG" 'fgrab_device_write: .*: wrote [0-9]+ of [0-9]+' 30 ||
+		fatal "$1: fgrabsink wrote no frame to $DEV within 30 s of configuring it"
 	for ((i = 0; i < 300; i++)); do
 		v4l2-ctl -d "$DEV" --list-formats 2>/dev/null | grep -q "^[[:space:]]*\[[0-9]*\]:" && return 0
 		sleep 0.1

@@ -320,6 +320,36 @@ GST_START_TEST (test_sink_sets_controls)
 
 GST_END_TEST;
 
+/* v4l2loopback 0.15's keep_format pins the node to the format in force:
+ * set at open it would pin the driver's default size before the sink
+ * sets the negotiated one.  An output node's controls are set once its
+ * format is. */
+GST_START_TEST (test_sink_sets_controls_after_its_format)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  const guint32 keep_format = V4L2_CID_USER_BASE | 0xf900;
+  struct v4l2_format fmt;
+  GstHarness *h;
+  GstBus *bus;
+
+  fake_v4l2_device_add_control (dev, keep_format, V4L2_CTRL_TYPE_BOOLEAN,
+      "keep_format", 0, 1, 1, 0, 0);
+  fake_v4l2_device_set_format_lock_control (dev, keep_format);
+  h = start_harness ("fgrabsink device=" FAKE_PATH " extra-controls=\"c,"
+      "keep_format=true\"", &bus);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=640, "
+      "height=480, framerate=30/1");
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_harness_create_buffer (h, 640 * 480 * 2)), GST_FLOW_OK);
+  fake_v4l2_device_get_format (dev, &fmt);
+  fail_unless_equals_int (fmt.fmt.pix.width, 640);
+  fail_unless_equals_int (fmt.fmt.pix.height, 480);
+  fail_unless_equals_int (control_value (dev, keep_format), 1);
+  stop_harness (h, bus);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_setting_kept_while_closed)
 {
   GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
@@ -460,6 +490,7 @@ fgrabcontrols_suite (void)
   tcase_add_test (tc, test_busy_while_streaming_and_codec_class);
   tcase_add_test (tc, test_classic_ioctls_when_the_extended_are_missing);
   tcase_add_test (tc, test_sink_sets_controls);
+  tcase_add_test (tc, test_sink_sets_controls_after_its_format);
   tcase_add_test (tc, test_setting_kept_while_closed);
   tcase_add_test (tc, test_colour_balance_properties_and_interface);
   tcase_add_test (tc, test_colour_balance_without_controls);

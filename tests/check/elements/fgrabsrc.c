@@ -26,8 +26,10 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
@@ -1148,6 +1150,47 @@ GST_START_TEST (test_reads_again_when_poll_never_wakes)
 
 GST_END_TEST;
 
+/* v4l2loopback 0.15 refuses S_FMT with EBUSY while another handle has the
+ * node open (a writer feeding it), even for the format already in force:
+ * a reader that wants that format starts all the same. */
+GST_START_TEST (test_format_in_force_is_not_set_again)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  GstHarness *h;
+  int writer;
+
+  fake_v4l2_device_set_format_exclusive (dev, TRUE);
+  writer = open (FAKE_PATH, O_RDWR);
+  fail_unless (writer >= 0);
+  h = new_harness (NULL);
+  gst_harness_set_sink_caps_str (h,
+      "video/x-raw, format=YUY2, width=320, height=240");
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 3);
+  gst_harness_teardown (h);
+  close (writer);
+}
+
+GST_END_TEST;
+
+/* Another format on such a node is refused: the error says why. */
+GST_START_TEST (test_format_change_refused_while_node_shared_is_an_error)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  int writer;
+
+  fake_v4l2_device_set_format_exclusive (dev, TRUE);
+  writer = open (FAKE_PATH, O_RDWR);
+  fail_unless (writer >= 0);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
+      " ! video/x-raw, width=640, height=480 ! fakesink", GST_STATE_PLAYING,
+      "is busy");
+  close (writer);
+  (void) dev;
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_working_poll_is_waited_for_before_reading)
 {
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
@@ -2188,6 +2231,8 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_sizeimage_below_frame_size_is_refused);
   tcase_add_test (tc, test_eagain_is_waited_out);
   tcase_add_test (tc, test_reads_again_when_poll_never_wakes);
+  tcase_add_test (tc, test_format_in_force_is_not_set_again);
+  tcase_add_test (tc, test_format_change_refused_while_node_shared_is_an_error);
   tcase_add_test (tc, test_working_poll_is_waited_for_before_reading);
   tcase_add_test (tc, test_poll_that_stops_waking_is_read_again);
   tcase_add_test (tc, test_eio_reopens_device_once_and_goes_on);

@@ -11,6 +11,10 @@
 # slot v4l2loopback 0.12 lands on while it catches up, e.g. source frames
 # 97 100 99 100 101 ... (seen with the host's two cores saturated); from then
 # on read() follows the writer frame by frame.
+# It also reports fgrabsrc's empty reads (read() that found no frame yet) per
+# frame and whether poll() woke the reader: v4l2loopback 0.12 never wakes a
+# reader that did not STREAMON, so fgrabsrc reads again after half a frame;
+# once poll has woken it (0.15) it waits in poll.
 #@vivid: none
 #@v4l2loopback: devices=1 video_nr=10 card_label=loop
 # shellcheck source=../lib.sh
@@ -59,7 +63,10 @@ done
 }
 info "writer configured $DEV: ${DRV_W}x$DRV_H '$DRV_FOURCC' bytesperline $DRV_BPL sizeimage $DRV_SIZE"
 dir=$(fresh_dir loop)
-gst loop-capture 40 fgrabsrc name=src device=$DEV num-buffers=$N ! multifilesink location="$dir/frame-%05d.raw"
+# the debug log in a file of its own, never mixed into gst-launch's output
+dbg=$KT_LOGS/loop-capture-debug.log
+GST_DEBUG=fgrabsrc:4,fgrabdevice:5 GST_DEBUG_FILE=$dbg \
+	gst loop-capture 40 fgrabsrc name=src device=$DEV num-buffers=$N ! multifilesink location="$dir/frame-%05d.raw"
 expect_eq "gst-launch exit status" "$KT_RC" 0
 [ "$KT_RC" -eq 0 ] || show_log "$KT_LOG"
 drv_parm $DEV
@@ -68,6 +75,17 @@ kill -0 "$writer" 2>/dev/null && writer_alive=yes
 kill "$writer" 2>/dev/null || true
 wait "$writer" 2>/dev/null || true
 info "writer still running at the end of the capture: $writer_alive"
+
+# "N frames captured, ..., E empty reads" (fgrabsrc's stop)
+stats=$(grep -o '[0-9]* frames captured, .*, [0-9]* empty reads' "$dbg" | tail -n1)
+if [[ $stats =~ ^([0-9]+)\ frames\ captured.*\ ([0-9]+)\ empty\ reads$ ]]; then
+	pass "fgrabsrc counted its empty reads"
+	poll=no
+	grep -q 'poll reports data' "$dbg" && poll=yes
+	info "EMPTY-READS v4l2loopback $(modinfo -F version v4l2loopback 2>/dev/null || echo "?"): ${BASH_REMATCH[2]} empty reads for ${BASH_REMATCH[1]} frames ($(awk -v e="${BASH_REMATCH[2]}" -v f="${BASH_REMATCH[1]}" 'BEGIN { printf "%.2f", f ? e / f : 0 }') per frame); poll woke the reader: $poll"
+else
+	fail "fgrabsrc's stop line with the empty reads is not in $dbg"
+fi
 
 caps=$(src_caps "$KT_LOG")
 info "caps: $caps"

@@ -40,12 +40,16 @@ pattern_md5() {
 		md5sum | cut -d' ' -f1
 }
 
+# Each pipeline's debug log goes to a file of its own (TAG-debug.log): on the
+# console output of gst-launch -v a debug line could be cut by a caps line
+# written at the same time, and a pattern looked for there be missed.
 # writer TAG PATTERN: 60 frames (2 s) of PATTERN through fgrabsink, to the end
 writer() {
-	GST_DEBUG=fgrabsink:4 gst "$1" 60 videotestsrc pattern="$2" num-buffers=60 is-live=true \
+	GST_DEBUG=fgrabsink:4 GST_DEBUG_FILE=$KT_LOGS/$1-debug.log \
+		gst "$1" 60 videotestsrc pattern="$2" num-buffers=60 is-live=true \
 		! "$CAPS" ! fgrabsink device=$DEV max-lateness=-1
 	expect_eq "$1: fgrabsink exit status" "$KT_RC" 0
-	expect_eq "$1: frames written" "$(frames_written "$KT_LOG")" 60
+	expect_eq "$1: frames written" "$(frames_written "$KT_LOGS/$1-debug.log")" 60
 }
 
 section "v4l2loopback: the writer vanishes, a new writer comes back"
@@ -55,10 +59,12 @@ info "md5 of a red frame $RED, of a blue frame $BLUE"
 # The first writer sets the format; the reader starts once it has.
 # Up to 30 s of red; the writer is made to leave (SIGINT: EOS) once the
 # reader has captured from it.
-GST_DEBUG=fgrabsink:4 gst_bg writer-red -e videotestsrc pattern=red num-buffers=900 is-live=true \
+GST_DEBUG=fgrabsink:4 GST_DEBUG_FILE=$KT_LOGS/writer-red-debug.log \
+	gst_bg writer-red -e videotestsrc pattern=red num-buffers=900 is-live=true \
 	! "$CAPS" ! fgrabsink device=$DEV max-lateness=-1
-wpid=$KT_PID wlog=$KT_LOG
+wpid=$KT_PID wlog=$KT_LOGS/writer-red-debug.log
 wait_for_log "$wlog" 'configured video/x-raw' 30 || {
+	show_log "$KT_LOG"
 	show_log "$wlog"
 	fatal "the first writer did not configure $DEV"
 }
@@ -68,7 +74,8 @@ for _ in $(seq 1 300); do
 	sleep 0.1
 done
 capdir=$(fresh_dir capture)
-GST_DEBUG=fgrabsrc:4 gst_bg reader -e fgrabsrc device=$DEV ! "video/x-raw,width=$W,height=$H" \
+GST_DEBUG=fgrabsrc:4 GST_DEBUG_FILE=$KT_LOGS/reader-debug.log \
+	gst_bg reader -e fgrabsrc device=$DEV ! "video/x-raw,width=$W,height=$H" \
 	! multifilesink sync=false location="$capdir/%05d.yuv"
 reader=$KT_PID rlog=$KT_LOG
 for _ in $(seq 1 400); do

@@ -8,7 +8,10 @@
 #   so negotiation refuses; the sizeimage check covers drivers that offer it);
 #   left to fixate from vivid's current 720x241, it must settle on a size where
 #   the driver's sizeimage and GStreamer's frame agree, with whole frames
-#   byte-identical to the driver's mmap reference.
+#   byte-identical to the driver's mmap reference.  vivid of Linux 6.12
+#   (Debian 13) rounds a 4:2:0 height down to an even one in S_FMT, so there
+#   the short sizeimage cannot happen (the unit tier's fake device covers the
+#   element's check); the refusal and the fixation are checked all the same.
 # - vivid dropping buffers (percentage_of_dropped_buffers): the frames lost are
 #   posted as QoS messages with processed/dropped counts in buffers.
 # The scaler-only mode (ccs_cap_mode=4) lets the HDMI input (3) take any size; the
@@ -41,11 +44,15 @@ for pair in NV12:NV12 I420:YU12; do
 	drv_fmt $DEV
 	want=$(gst_size "$g" 720 241)
 	info "vivid runs $DRV_FOURCC ${DRV_W}x$DRV_H: bytesperline $DRV_BPL, sizeimage $DRV_SIZE; GStreamer's $g frame: $want bytes"
-	expect_eq "$tag: vivid takes 720x241 from S_FMT" "${DRV_W}x$DRV_H" 720x241
-	if [ -n "$DRV_SIZE" ] && [ "$DRV_SIZE" -lt "$want" ]; then
-		pass "$tag: vivid's sizeimage $DRV_SIZE is below GStreamer's $want"
+	if [ "${DRV_W}x$DRV_H" = 720x240 ] && [ "$DRV_SIZE" = "$(gst_size "$g" 720 240)" ]; then
+		pass "$tag: vivid rounds 720x241 down to 720x240 in S_FMT (Linux 6.12): no short frame"
 	else
-		fail "$tag: vivid's sizeimage '$DRV_SIZE' is not below GStreamer's $want (the case this scenario is about)"
+		expect_eq "$tag: vivid takes 720x241 from S_FMT" "${DRV_W}x$DRV_H" 720x241
+		if [ -n "$DRV_SIZE" ] && [ "$DRV_SIZE" -lt "$want" ]; then
+			pass "$tag: vivid's sizeimage $DRV_SIZE is below GStreamer's $want"
+		else
+			fail "$tag: vivid's sizeimage '$DRV_SIZE' is not below GStreamer's $want (the case this scenario is about)"
+		fi
 	fi
 	# Asked for explicitly: refused with a message.  vivid enumerates its sizes
 	# in steps of 2 lines, so the probed caps lack 241 and negotiation says so;

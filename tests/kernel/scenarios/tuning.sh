@@ -36,6 +36,15 @@ tuner() { log_match "^$1\\.ctl: $2 *: *(.*)$"; }
 has() { if grep -Fq -- "$2" "$KT_LOG"; then pass "$1"; else fail "$1 (no '$2')"; fi; }
 
 TV="fgrabsrc name=el device=$CAP input=1 norm=NTSC"
+# input_name N: the driver's name of input N; vivid's are "Webcam 0" and
+# "TV 0" on Linux 6.1, "Webcam 000-0" and "TV 000-0" on 6.12
+input_name() {
+	v4l2-ctl -d $CAP --list-inputs 2>/dev/null |
+		awk -v n="$1" '$1 == "Input" { cur = $3 } $1 == "Name" && cur == n { sub(/^[^:]*: /, ""); print; exit }'
+}
+IN0=$(input_name 0) IN1=$(input_name 1)
+[ -n "$IN0" ] && [ -n "$IN1" ] || fatal "cannot read the names of vivid's inputs 0 and 1"
+info "inputs: 0 '$IN0', 1 '$IN1'"
 
 section "channel 3 at open, read back; off the channel while playing: noise, no signal"
 tuning channel "$TV frequency=61250000 audio-mode=lang1 ! video/x-raw ! fakesink" \
@@ -67,12 +76,12 @@ section "a frequency on the webcam input, which has no tuner: an error naming th
 tuning webcam "fgrabsrc name=el device=$CAP input=0 frequency=61250000 ! video/x-raw ! fakesink"
 show_log "$KT_LOG" 10
 expect_eq "probe exit (pipeline error)" "$KT_RC" 1
-has "no tuner, with the inputs that have one" "error: Input 0 ('Webcam 0') of device '$CAP' has no tuner, so 'frequency' cannot be set. The inputs with a tuner are: 1 'TV 0'; select one with the 'input' property, or leave 'frequency' unset."
+has "no tuner, with the inputs that have one" "error: Input 0 ('$IN0') of device '$CAP' has no tuner, so 'frequency' cannot be set. The inputs with a tuner are: 1 '$IN1'; select one with the 'input' property, or leave 'frequency' unset."
 
 section "a frequency outside the tuner's range: an error giving it in MHz"
 tuning range "$TV frequency=1000000000 ! video/x-raw ! fakesink"
 show_log "$KT_LOG" 10
 expect_eq "probe exit (pipeline error)" "$KT_RC" 1
-has "the range in MHz" "error: The frequency 1000 MHz is outside the range of the tuner of input 1 ('TV 0') of device '$CAP': 44 to 958 MHz. Set 'frequency' (in Hz) within it."
+has "the range in MHz" "error: The frequency 1000 MHz is outside the range of the tuner of input 1 ('$IN1') of device '$CAP': 44 to 958 MHz. Set 'frequency' (in Hz) within it."
 
 kt_finish
