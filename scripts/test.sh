@@ -4,10 +4,8 @@
 # qemu VM) and peers (FFmpeg, v4l2-ctl; they run inside the kernel tier's
 # VM).  Then the unit tier's gst-check tests again under valgrind memcheck
 # and, in a second build with clang, under ASan+UBSan, together with the
-# libFuzzer target over driver answers (tests/fuzz).  Then the Debian
-# package test and the Debian 13 tier (tests/dist/run.sh: build, unit and
-# kernel tiers inside a trixie root, booting trixie's kernel).  Ends with
-# the totals of every run on one line: "N passed, N failed".
+# libFuzzer target over driver answers (tests/fuzz).  Ends with the totals
+# of every run on one line: "N passed, N failed".
 #
 #   scripts/test.sh [--build-dir DIR] [--sanitize-build-dir DIR]
 #     --build-dir           the build of the normal tiers (default build)
@@ -35,16 +33,6 @@ install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-d
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   indent valgrind clang llvm \
   python3-gi gstreamer1.0-plugins-bad gir1.2-gst-rtsp-server-1.0 ffmpeg || exit 1
-
-# The Debian 13 root (tests/dist/root.sh) is made, or found in its cache,
-# in the background while the tiers below run: from scratch it takes
-# minutes of downloads and dpkg, which would otherwise add to the run.
-install_packages test.sh debootstrap || exit 1
-dist_suite=trixie
-dist_cache=${XDG_CACHE_HOME:-$HOME/.cache}/fgrab/dist
-mkdir -p "$dist_cache"
-tests/dist/root.sh "$dist_suite" "$dist_cache" >/dev/null 2>"$dist_cache/$dist_suite-root.log" &
-dist_root_pid=$!
 
 # The kernel tier brings its own packages (qemu, the Debian kernel,
 # v4l2loopback, ffmpeg, v4l-utils) and fails loudly if it cannot.
@@ -141,31 +129,6 @@ install_packages test.sh debhelper dpkg-dev fakeroot lintian debootstrap || exit
 outputs+=("$build/test-output-pkg.txt")
 if ! tests/pkg/run.sh --build-dir "$build" 2>&1 | tee "$build/test-output-pkg.txt"; then
   status=1
-fi
-
-# The Debian 13 tier: its root must be there (a root that cannot be made
-# is a failure, never a skip); its meson logs count in the totals.
-dist_logs=$build/dist-$dist_suite
-if ! wait "$dist_root_pid"; then
-  cat "$dist_cache/$dist_suite-root.log" >&2
-  echo "test.sh: the $dist_suite root could not be made" >&2
-  build_failures=$((build_failures + 1))
-  status=1
-else
-  cat "$dist_cache/$dist_suite-root.log" >&2
-  outputs+=("$dist_logs/test-output-$dist_suite-unit.txt" "$dist_logs/test-output-$dist_suite-kernel.txt")
-  rm -f "${outputs[@]: -2}"
-  if ! tests/dist/run.sh --log-dir "$dist_logs" --cache "$dist_cache" "$dist_suite"; then
-    status=1
-  fi
-  for f in "${outputs[@]: -2}"; do
-    if [ ! -s "$f" ]; then
-      echo "test.sh: the $dist_suite tier left no $f" >&2
-      build_failures=$((build_failures + 1))
-      status=1
-      : >"$f"
-    fi
-  done
 fi
 
 # Totals from meson's summaries, over every run.
