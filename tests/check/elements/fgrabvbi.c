@@ -224,8 +224,10 @@ GST_START_TEST (test_pal_wss_posts_the_aspect_ratio)
   fail_unless_equals_string (gst_structure_get_string (s, "aspect-ratio"),
       "4:3 full format");
   gst_message_unref (msg);
-  /* the same WSS again is no news */
-  fail_if (gst_bus_have_pending (bus));
+  /* the same WSS again is no news (other messages may come: a QoS
+   * message for a frame lost on a loaded machine) */
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_if (msg != NULL, "a second message %" GST_PTR_FORMAT, msg);
 
   /* frames read before the change may still wait in the harness */
   fake_v4l2_device_set_vbi_wss (dev, 0x000b);
