@@ -643,8 +643,10 @@ fgrab_device_get_current_caps (FgrabDevice * device)
   if (device->fgrab_format == NULL)
     return NULL;
 
+  /* a VBI node's caps are the probe's; none when it found none */
   if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
-    return device->caps ? gst_caps_copy (device->caps) : NULL;
+    return device->caps && !gst_caps_is_empty (device->caps) ?
+        gst_caps_copy (device->caps) : NULL;
 
   if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
     return gst_caps_new_full (stream_structure (device), NULL);
