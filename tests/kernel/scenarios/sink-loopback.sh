@@ -10,7 +10,13 @@
 #    1-30 s under TCG, not a timing assertion).
 # The read() readers (dd, fgrabsrc) are in sink-loopback-read.sh.
 #@vivid: none
-#@v4l2loopback: devices=1 video_nr=10 card_label=loop
+# v4l2loopback hands an mmap reader the buffer the writer filled, and the
+# writer goes round max_buffers buffers (2 by default): a reader that holds
+# one longer than a frame (FFmpeg while it starts, under TCG) reads it
+# while the next write() overwrites it, a frame that was never sent (seen
+# once in 40, the second frame FFmpeg got). 8 buffers give the reader 8
+# frame periods, as a consumer of a virtual webcam would configure.
+#@v4l2loopback: devices=1 video_nr=10 card_label=loop max_buffers=8
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
