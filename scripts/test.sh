@@ -10,6 +10,7 @@
 #   scripts/test.sh [--build-dir DIR] [--sanitize-build-dir DIR]
 #     --build-dir           the build of the normal tiers (default build)
 #     --sanitize-build-dir  the clang ASan+UBSan build (default DIR-sanitize)
+# The Debian 13 tier's logs go to DIR-trixie.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +26,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 sanitize_build=${sanitize_build:-$build-sanitize}
+dist_suite=trixie
+dist_logs=$build-$dist_suite
 
 # shellcheck source=scripts/lib/packages.sh
 . scripts/lib/packages.sh
@@ -32,7 +35,8 @@ install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-d
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   indent valgrind clang llvm \
-  python3-gi gstreamer1.0-plugins-bad gir1.2-gst-rtsp-server-1.0 ffmpeg || exit 1
+  python3-gi gstreamer1.0-plugins-bad gir1.2-gst-rtsp-server-1.0 ffmpeg \
+  debhelper dpkg-dev fakeroot lintian debootstrap || exit 1
 
 # The kernel tier brings its own packages (qemu, the Debian kernel,
 # v4l2loopback, ffmpeg, v4l-utils) and fails loudly if it cannot.
@@ -64,6 +68,15 @@ run_tests () {
 }
 
 run_tests "$build/test-output.txt" -C "$build" --num-processes 2
+
+# The Debian 13 root (tests/dist/root.sh, debootstrap and apt, about 4
+# minutes the first time, cached after that) is made in the background
+# while the memory checkers and the package test run: after the kernel
+# tier, whose timing-sensitive scenarios would feel the load.
+mkdir -p "$dist_logs"
+tests/dist/root.sh "$dist_suite" "${XDG_CACHE_HOME:-$HOME/.cache}/fgrab/dist" \
+  >"$dist_logs/root.txt" 2>&1 &
+dist_root_pid=$!
 
 # The tests that run in-process against the fake device, which both
 # memory checkers can see whole: meson's suite "memcheck" (a second label
@@ -125,11 +138,31 @@ fi
 # lintian, and install/gst-inspect/purge in a throwaway minimal root of
 # this release (cached by tests/pkg/debroot.sh; the first run makes it).
 # Its log ends with meson-style Ok:/Fail: lines, counted below.
-install_packages test.sh debhelper dpkg-dev fakeroot lintian debootstrap || exit 1
 outputs+=("$build/test-output-pkg.txt")
 if ! tests/pkg/run.sh --build-dir "$build" 2>&1 | tee "$build/test-output-pkg.txt"; then
   status=1
 fi
+
+# Debian 13: the unit tier and every kernel scenario (named
+# trixie/<group>) in its root.  A root that could not be made, a build
+# that failed there or a log without a meson summary is a failure.
+if wait "$dist_root_pid"; then
+  cat "$dist_logs/root.txt"
+  tests/dist/run.sh --log-dir "$dist_logs" "$dist_suite" || status=1
+else
+  cat "$dist_logs/root.txt" >&2
+  echo "test.sh: the $dist_suite root could not be made (log above)" >&2
+fi
+for tier in unit kernel; do
+  log=$dist_logs/test-output-$dist_suite-$tier.txt
+  if [ -f "$log" ] && grep -q '^Ok:' "$log"; then
+    outputs+=("$log")
+  else
+    echo "test.sh: the $dist_suite $tier tier did not run (no summary in $log)" >&2
+    build_failures=$((build_failures + 1))
+    status=1
+  fi
+done
 
 # Totals from meson's summaries, over every run.
 count () {
