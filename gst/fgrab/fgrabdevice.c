@@ -615,10 +615,13 @@ format_matches (FgrabDevice * device, const GstStructure * s,
     want_str = fourcc_to_string (fourcc);
     got_str = fourcc_to_string (got->pixelformat);
     fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
-        "Device '%s' changed the negotiated format %s %dx%d to %s %ux%u. "
+        "Device '%s' changed the negotiated format %s %dx%d to %s %ux%u. %s",
+        device->path, want_str, width, height, got_str, got->width,
+        got->height, device->output ?
+        "A loopback device keeps its format while a reader has it open: "
+        "close the readers before changing caps, or keep the caps." :
         "Ask for a format and size the device offers (see "
-        "v4l2-ctl --list-formats-ext).", device->path, want_str, width, height,
-        got_str, got->width, got->height);
+        "v4l2-ctl --list-formats-ext).");
     g_free (want_str);
     g_free (got_str);
     return FALSE;

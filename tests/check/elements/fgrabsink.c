@@ -1025,6 +1025,40 @@ GST_START_TEST (test_renegotiation_to_new_format)
 
 GST_END_TEST;
 
+/* A loopback node keeps its format while a reader has it open (v4l2loopback
+ * 0.15's keep_format, modelled by the lock control; 0.12 with any opener
+ * likewise): a caps change then fails, and the error says why and what to
+ * do, not merely that the size is not offered. */
+GST_START_TEST (test_caps_change_on_kept_loopback_format_says_why)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  const guint32 keep_format = V4L2_CID_USER_BASE | 0xf900;
+  GstHarness *h;
+  GstBus *bus;
+
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_add_control (dev, keep_format, V4L2_CTRL_TYPE_BOOLEAN,
+      "keep_format", 0, 1, 1, 0, 0);
+  fake_v4l2_device_set_format_lock_control (dev, keep_format);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
+  bus = fgrab_check_harness_bus (h);
+  fgrab_check_push_yuy2 (h, 2);
+  fail_unless_equals_int (fake_v4l2_device_set_control (dev, keep_format, 1),
+      0);
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  fail_if (gst_harness_push (h, fgrab_check_new_frame (2, FRAME_640)) ==
+      GST_FLOW_OK);
+  fgrab_check_assert_message (bus, GST_MESSAGE_ERROR,
+      "changed the negotiated format YUYV 640x480 to YUYV 320x240",
+      "keeps its format while a reader has it open", FAKE_PATH, NULL);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
+  fgrab_check_harness_bus_free (h, bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
@@ -1629,6 +1663,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_allocation_proposes_device_layout);
   tcase_add_test (tc, test_renegotiation_to_new_size);
   tcase_add_test (tc, test_renegotiation_to_new_format);
+  tcase_add_test (tc, test_caps_change_on_kept_loopback_format_says_why);
   tcase_add_test (tc, test_show_preroll_frame_writes_preroll_once);
   tcase_add_test (tc, test_no_preroll_frame_without_show_preroll_frame);
   tcase_add_test (tc, test_sync_writes_frames_at_running_time);
