@@ -22,6 +22,10 @@ PACKAGES=(
 	libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 	gstreamer1.0-plugins-base-apps python3-gi gir1.2-gstreamer-1.0 indent
+	# the MPEG peers (fgrabmpegpeers), the network examples and the
+	# network and vbi-captions groups, as on the host
+	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
+	gir1.2-gst-rtsp-server-1.0
 	# kernel tier (as tests/kernel/vm.sh installs on the host)
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static
 	v4l2loopback-dkms dkms ffmpeg v4l-utils kmod cpio xz-utils

@@ -131,7 +131,9 @@ run_pipeline (const gchar * desc, gint min_bytes, PeerStop stop)
   PeerRun run = { 0, 0, NULL };
   gint64 guard = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
 
-  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "");
+  /* a missing element gives a pipeline and an error: fail at once */
+  fail_unless (pipeline != NULL && err == NULL, "%s: %s", desc,
+      err ? err->message : "");
   g_clear_error (&err);
   add_probe (pipeline, "src", "src", count_bytes, &run);
   add_probe (pipeline, "out", "sink", count_pictures, &run);
