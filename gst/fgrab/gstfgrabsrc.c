@@ -308,6 +308,17 @@ configure_vbi_rate (GstFgrabSrc * self)
   fgrab_device_set_frame_period (self->obj.device, self->period);
 }
 
+/* The rate of the format just set: S_PARM with @req_n/@req_d for video,
+ * the standard's for a VBI node. */
+static void
+configure_stream_rate (GstFgrabSrc * self, gint req_n, gint req_d)
+{
+  if (self->obj.device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
+    configure_vbi_rate (self);
+  else
+    configure_rate (self, req_n, req_d);
+}
+
 /* The layout of the format in force; FALSE after posting an error when
  * read() cannot fill frames with it. */
 static gboolean
@@ -375,10 +386,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
     g_error_free (error);
     goto failed;
   }
-  if (self->obj.device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
-    configure_vbi_rate (self);
-  else
-    configure_rate (self, req_n, req_d);
+  configure_stream_rate (self, req_n, req_d);
   if (!configure_layout (self))
     goto failed;
 
@@ -593,7 +601,7 @@ restore_device (GstFgrabSrc * self, const gchar * after)
     g_error_free (error);
     return FALSE;
   }
-  configure_rate (self, self->fps_n, self->fps_d);
+  configure_stream_rate (self, self->fps_n, self->fps_d);
   /* both layouts come zeroed from fgrab_device_get_layout, padding too */
   if (device->fgrab_format != self->obj.format ||
       !fgrab_device_get_layout (device, &info, &layout) ||

@@ -25,6 +25,7 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <string.h>
 
 #include <gst/check/gstcheck.h>
@@ -249,6 +250,35 @@ GST_START_TEST (test_pal_wss_posts_the_aspect_ratio)
 
 GST_END_TEST;
 
+/* A read error reopens the node and sets it up again as a VBI node: no
+ * S_PARM (a VBI node has none, vivid refuses it), the standard's rate
+ * kept, the captions going on. */
+GST_START_TEST (test_read_error_restores_the_vbi_node)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+  guint n;
+
+  fake_v4l2_device_inject_io_error (dev, EIO, 2, 1);
+  gst_harness_play (h);
+  for (n = 0; n < 6; n++) {
+    GstBuffer *buf = gst_harness_pull (h);
+
+    fail_unless (buf != NULL);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf),
+        gst_util_uint64_scale (GST_SECOND, 1001, 30000));
+    gst_buffer_unref (buf);
+  }
+  /* the services set again on the reopened node */
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_FMT), 2);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_PARM), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* vivid's webcam input has no VBI: G_FMT of sliced VBI fails there. */
 GST_START_TEST (test_input_without_vbi_is_an_error)
 {
@@ -328,6 +358,7 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_frame_without_captions_is_a_gap);
   tcase_add_test (tc, test_bad_records_are_skipped_with_a_warning);
   tcase_add_test (tc, test_pal_wss_posts_the_aspect_ratio);
+  tcase_add_test (tc, test_read_error_restores_the_vbi_node);
   tcase_add_test (tc, test_input_without_vbi_is_an_error);
   tcase_add_test (tc, test_driver_refusing_captions_is_an_error);
   tcase_add_test (tc, test_raw_vbi_node_is_refused);
