@@ -290,6 +290,27 @@ GST_START_TEST (test_input_without_vbi_is_an_error)
 
 GST_END_TEST;
 
+/* A standard mask of 525- and 625-line systems (an input that has not
+ * settled on one) says neither CC nor WSS: the error names the norm
+ * property. */
+GST_START_TEST (test_no_single_standard_is_an_error)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  guint input = fake_v4l2_device_add_input (dev, "Composite",
+      V4L2_INPUT_TYPE_CAMERA, V4L2_STD_ALL, V4L2_STD_NTSC | V4L2_STD_PAL);
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" VBI_PATH " input=%u "
+      "! fakesink", input);
+  gchar *text = fgrab_check_pipeline_error_text (desc, GST_STATE_PLAYING);
+
+  fail_unless (text != NULL);
+  fgrab_check_assert_text_has (text, VBI_PATH, "has no single analog "
+      "standard", "Set the norm property", NULL);
+  g_free (text);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* A driver that does not decode captions keeps none of the services
  * asked under NTSC. */
 GST_START_TEST (test_driver_refusing_captions_is_an_error)
@@ -360,6 +381,7 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_pal_wss_posts_the_aspect_ratio);
   tcase_add_test (tc, test_read_error_restores_the_vbi_node);
   tcase_add_test (tc, test_input_without_vbi_is_an_error);
+  tcase_add_test (tc, test_no_single_standard_is_an_error);
   tcase_add_test (tc, test_driver_refusing_captions_is_an_error);
   tcase_add_test (tc, test_raw_vbi_node_is_refused);
   tcase_add_test (tc, test_only_the_source_offers_captions);
