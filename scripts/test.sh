@@ -74,6 +74,7 @@ run_tests "$build/test-output.txt" -C "$build" --num-processes 2
 # while the memory checkers and the package test run: after the kernel
 # tier, whose timing-sensitive scenarios would feel the load.
 mkdir -p "$dist_logs"
+rm -f "$dist_logs"/test-output-*.txt
 tests/dist/root.sh "$dist_suite" "${XDG_CACHE_HOME:-$HOME/.cache}/fgrab/dist" \
   >"$dist_logs/root.txt" 2>&1 &
 dist_root_pid=$!
