@@ -26,7 +26,7 @@ setup_failed() {
 	exit 1
 }
 
-echo "fgrab-vm: kernel $(uname -r), initramfs up"
+echo "fgrab-vm: kernel $(uname -r), initramfs up at $(cut -d' ' -f1 /proc/uptime) s"
 
 while read -r mod; do
 	[ -n "$mod" ] || continue

@@ -64,6 +64,7 @@ load_module() { # name params
 	# shellcheck disable=SC2086 # params are word-split on purpose
 	modprobe "$name" $params || setup_failed "modprobe $name $params failed"
 }
+echo "fgrab-vm: stage 2 at $(cut -d' ' -f1 /proc/uptime) s"
 load_module vivid "$vivid_params"
 load_module v4l2loopback "$loop_params"
 # devtmpfs creates the nodes; give it a moment to settle.
@@ -77,7 +78,7 @@ echo "fgrab-vm: nodes: $(cd /dev && echo video* 2>/dev/null)"
 env | sort >"$FGRAB_OUT/.vm/guest-env.txt"
 
 cd "${FGRAB_SOURCE_DIR:-/}" || setup_failed "cannot cd to ${FGRAB_SOURCE_DIR:-/}"
-echo "fgrab-vm: running $scenario ${FGRAB_ARGS_TEXT:-}"
+echo "fgrab-vm: running $scenario ${FGRAB_ARGS_TEXT:-} (at $(cut -d' ' -f1 /proc/uptime) s)"
 echo "------------------------------------------------------------------------"
 # FGRAB_ARGS is a bash array assignment written by vm.sh.
 eval "args=(${FGRAB_ARGS:-})"
@@ -85,5 +86,5 @@ eval "args=(${FGRAB_ARGS:-})"
 bash "$scenario" "${args[@]}" </dev/null
 rc=$?
 echo "------------------------------------------------------------------------"
-echo "fgrab-vm: scenario exit status $rc"
+echo "fgrab-vm: scenario exit status $rc (at $(cut -d' ' -f1 /proc/uptime) s)"
 exit "$rc"
