@@ -67,6 +67,22 @@ run_tests () {
   if [ "$st" != 0 ]; then status=1; fi
 }
 
+# start_bg LOG COMMAND...: COMMAND in the background, its output in LOG
+# (printed by finish_bg); sets BG_PID.  finish_bg PID LOG: waits for it,
+# prints LOG, and returns its exit status.
+start_bg () {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1 &
+  BG_PID=$!
+}
+finish_bg () {
+  local st=0
+  wait "$1" || st=$?
+  cat "$2"
+  return "$st"
+}
+
 run_tests "$build/test-output.txt" -C "$build" --num-processes 2
 
 # The Debian 13 root (tests/dist/root.sh, debootstrap and apt, about 4
@@ -75,9 +91,9 @@ run_tests "$build/test-output.txt" -C "$build" --num-processes 2
 # tier, whose timing-sensitive scenarios would feel the load.
 mkdir -p "$dist_logs"
 rm -f "$dist_logs"/test-output-*.txt
-tests/dist/root.sh "$dist_suite" "${XDG_CACHE_HOME:-$HOME/.cache}/fgrab/dist" \
-  >"$dist_logs/root.txt" 2>&1 &
-dist_root_pid=$!
+start_bg "$dist_logs/root.txt" tests/dist/root.sh "$dist_suite" \
+  "${XDG_CACHE_HOME:-$HOME/.cache}/fgrab/dist"
+dist_root_pid=$BG_PID
 
 # The tests that run in-process against the fake device, which both
 # memory checkers can see whole: meson's suite "memcheck" (a second label
@@ -126,9 +142,12 @@ if CC=clang "${sanitize_setup[@]}" && ninja -C "$sanitize_build"; then
   need_tests "${unit_tests[@]}"
   run_tests "$sanitize_build/test-output-sanitize.txt" -C "$sanitize_build" \
     --setup sanitize --num-processes 2 "${unit_tests[@]}"
-  # replay of seeds and regressions, then a bounded fuzzing run
-  run_tests "$sanitize_build/test-output-fuzz.txt" -C "$sanitize_build" \
-    --setup sanitize --suite fuzz --num-processes 1
+  # replay of seeds and regressions, then a bounded fuzzing run: on one
+  # core, while the package test and Debian 13's unit tier use the other
+  outputs+=("$sanitize_build/test-output-fuzz.txt")
+  start_bg "$sanitize_build/test-output-fuzz.txt" meson test -C "$sanitize_build" \
+    --setup sanitize --suite fuzz --num-processes 1 --print-errorlogs
+  fuzz_pid=$BG_PID
 else
   echo "test.sh: the sanitizer/fuzzer build in $sanitize_build failed" >&2
   build_failures=$((build_failures + 1))
@@ -144,15 +163,20 @@ if ! tests/pkg/run.sh --build-dir "$build" 2>&1 | tee "$build/test-output-pkg.tx
   status=1
 fi
 
-# Debian 13: the unit tier and every kernel scenario (named
-# trixie/<group>) in its root.  A root that could not be made, a build
-# that failed there or a log without a meson summary is a failure.
-if wait "$dist_root_pid"; then
-  cat "$dist_logs/root.txt"
-  tests/dist/run.sh --log-dir "$dist_logs" "$dist_suite" || status=1
+# Debian 13: the unit tier (beside the fuzzer), then every kernel
+# scenario (named trixie/<group>) in its root.  A root that could not be
+# made, a build that failed there or a log without a meson summary is a
+# failure.
+if finish_bg "$dist_root_pid" "$dist_logs/root.txt"; then
+  tests/dist/run.sh --log-dir "$dist_logs" --only unit "$dist_suite" || status=1
 else
-  cat "$dist_logs/root.txt" >&2
   echo "test.sh: the $dist_suite root could not be made (log above)" >&2
+fi
+if [ -n "${fuzz_pid:-}" ]; then
+  finish_bg "$fuzz_pid" "$sanitize_build/test-output-fuzz.txt" || status=1
+fi
+if [ -f "$dist_logs/test-output-$dist_suite-unit.txt" ]; then
+  tests/dist/run.sh --log-dir "$dist_logs" --only kernel "$dist_suite" || status=1
 fi
 for tier in unit kernel; do
   log=$dist_logs/test-output-$dist_suite-$tier.txt
