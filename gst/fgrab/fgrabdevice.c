@@ -187,12 +187,18 @@ fgrab_device_dup_card (FgrabDevice * device)
   return g_strdup ((const gchar *) device->vcap.card);
 }
 
-gboolean
-fgrab_device_takes_frame_per_write (FgrabDevice * device)
+static gboolean
+is_loopback (FgrabDevice * device)
 {
   /* the name v4l2loopback gives itself in every release */
   return fgrab_device_is_open (device) &&
       strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0;
+}
+
+gboolean
+fgrab_device_takes_frame_per_write (FgrabDevice * device)
+{
+  return is_loopback (device);
 }
 
 void
@@ -617,7 +623,7 @@ format_matches (FgrabDevice * device, const GstStructure * s,
     fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
         "Device '%s' changed the negotiated format %s %dx%d to %s %ux%u. %s",
         device->path, want_str, width, height, got_str, got->width,
-        got->height, device->output ?
+        got->height, device->output && is_loopback (device) ?
         "A loopback device keeps its format while a reader has it open: "
         "close the readers before changing caps, or keep the caps." :
         "Ask for a format and size the device offers (see "
