@@ -173,25 +173,6 @@ fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error)
   return caps;
 }
 
-gboolean
-fgrab_device_set_vbi_format (FgrabDevice * device, GstCaps * caps,
-    GError ** error)
-{
-  const GstStructure *s = gst_caps_get_structure (caps, 0);
-
-  if (fgrab_format_from_structure (s) == fgrab_format_raw_vbi () &&
-      (device->node_caps & V4L2_CAP_VBI_CAPTURE))
-    return fgrab_device_set_raw_vbi_format (device, s, error);
-  if (gst_structure_has_name (s, "closedcaption/x-cea-608") &&
-      (device->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE))
-    return fgrab_device_set_vbi_services (device, error);
-
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
-      "Device '%s' does not offer the format %s.", device->path,
-      gst_structure_get_name (s));
-  return FALSE;
-}
-
 /* The service fgrab takes on 525 (@lines_525) or 625 lines. */
 static guint16
 wanted_service (gboolean lines_525)
@@ -199,8 +180,11 @@ wanted_service (gboolean lines_525)
   return lines_525 ? V4L2_SLICED_CAPTION_525 : V4L2_SLICED_WSS_625;
 }
 
-gboolean
-fgrab_device_set_vbi_services (FgrabDevice * device, GError ** error)
+/* S_FMT of the sliced VBI services of the current standard: CEA-608
+ * captions on 525 lines, WSS on 625; an error when the driver decodes
+ * none of them. */
+static gboolean
+set_services (FgrabDevice * device, GError ** error)
 {
   HOLD_DEVICE_LOCK (device);
   struct v4l2_format fmt;
@@ -251,6 +235,26 @@ fgrab_device_set_vbi_services (FgrabDevice * device, GError ** error)
   device->format_known = TRUE;
   device->fgrab_format = fgrab_format_sliced_vbi ();
   return TRUE;
+}
+
+gboolean
+fgrab_device_set_vbi_format (FgrabDevice * device, GstCaps * caps,
+    GError ** error)
+{
+  HOLD_DEVICE_LOCK (device);
+  const GstStructure *s = gst_caps_get_structure (caps, 0);
+
+  if (fgrab_format_from_structure (s) == fgrab_format_raw_vbi () &&
+      (device->node_caps & V4L2_CAP_VBI_CAPTURE))
+    return fgrab_device_set_raw_vbi_format (device, s, error);
+  if (gst_structure_has_name (s, "closedcaption/x-cea-608") &&
+      (device->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE))
+    return set_services (device, error);
+
+  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+      "Device '%s' does not offer the format %s.", device->path,
+      gst_structure_get_name (s));
+  return FALSE;
 }
 
 /* One service bit that the uAPI defines, on lines it allows (ITU-R line

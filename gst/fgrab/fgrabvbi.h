@@ -47,15 +47,12 @@ gboolean fgrab_device_is_vbi (FgrabDevice * device);
  * (for fgrab_device_probe_caps). */
 GstCaps *fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error);
 /* S_FMT of the kind of VBI that fixed @caps name, sliced or raw; the
- * node's buffer type becomes that kind's. */
+ * node's buffer type becomes that kind's.  Fails with
+ * FGRAB_DEVICE_ERROR_FORMAT (BUSY: another reader) saying what is wrong:
+ * no VBI on this input, no single standard, a standard whose service the
+ * driver does not decode, raw sampling the driver does not keep. */
 gboolean fgrab_device_set_vbi_format (FgrabDevice * device, GstCaps * caps,
     GError ** error);
-/* S_FMT of the sliced VBI services of the current standard: CEA-608
- * captions (V4L2_SLICED_CAPTION_525) on 525 lines, WSS
- * (V4L2_SLICED_WSS_625) on 625.  Fails with FGRAB_DEVICE_ERROR_FORMAT
- * saying what is wrong: no VBI on this input, or a standard whose service
- * the driver does not decode. */
-gboolean fgrab_device_set_vbi_services (FgrabDevice * device, GError ** error);
 
 /* What one frame of records holds. */
 typedef struct
