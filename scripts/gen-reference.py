@@ -61,6 +61,22 @@ EXAMPLES = {
         ("fgrabsrc input=1 norm=NTSC frequency=61250000 audio-mode=stereo ! "
          "videoconvert ! autovideosink",
          "Watch channel 3 (61.25 MHz) of a TV card's tuner input."),
+        ("fgrabsrc device=/dev/vbi0 input=1 norm=NTSC ! "
+         "filesink location=cc.s334",
+         "Closed captions from a TV card's sliced VBI node, as "
+         "closedcaption/x-cea-608, format=s334-1a (WSS under PAL: "
+         "fgrab-wss element messages)."),
+        ("fgrabsrc device=/dev/vbi0 input=1 norm=NTSC num-buffers=30 ! "
+         "video/x-raw ! filesink location=lines.vbi",
+         "Raw VBI lines, undecoded, from a VBI node (video/x-raw picks them "
+         "on a node that also has sliced VBI): GRAY8 of width "
+         "samples_per_line and height count1 + count2 (the first field's "
+         "lines, then the second's, or the two interleaved when vbi-flags "
+         "has V4L2_VBI_INTERLACED), at 30000/1001 under 525 lines, 25/1 "
+         "under 625, with the sampling in the caps: vbi-sampling-rate (Hz), "
+         "vbi-offset (samples), vbi-start1/vbi-start2 and "
+         "vbi-count1/vbi-count2 (first line and lines of each field, ITU-R "
+         "numbers), vbi-flags (V4L2_VBI_UNSYNC 1, V4L2_VBI_INTERLACED 2)."),
     ],
     "fgrabsink": [
         ("videotestsrc ! video/x-raw,format=YUY2,width=640,height=480,"

@@ -62,6 +62,30 @@ G_GNUC_PRINTF (4, 5);
  * or does not say. */
      v4l2_std_id fgrab_device_read_standard (FgrabDevice * device);
 
+/* What the sliced (fgrabvbi.c) and raw (fgrabvbiraw.c) VBI code share:
+ * the error of a G_FMT or S_FMT of VBI buffer type @type that failed with
+ * @err (EBUSY: another reader; else no VBI of that kind on the input); the
+ * standard in force, of 525 lines or of 625 (@lines_525 FALSE), or FALSE
+ * with the error that asks for the norm property; the standard's frame
+ * rate into @s. */
+     void fgrab_vbi_set_format_error (FgrabDevice * device,
+    enum v4l2_buf_type type, const gchar * ioctl_name, gint err,
+    GError ** error);
+     gboolean fgrab_vbi_read_standard (FgrabDevice * device,
+    v4l2_std_id * std, gboolean * lines_525, GError ** error);
+     void fgrab_vbi_set_rate (GstStructure * s, gboolean lines_525);
+/* Raw VBI (fgrabvbiraw.c): the caps of the driver's current format under
+ * the current standard, NULL with @error when the input has none or its
+ * samples are not 8-bit; S_FMT of the sampling parameters of caps @s; the
+ * caps of the format in force (device->format). */
+     GstCaps *fgrab_device_probe_raw_vbi_caps (FgrabDevice * device,
+    GError ** error);
+     gboolean fgrab_device_set_raw_vbi_format (FgrabDevice * device,
+    const GstStructure * s, GError ** error);
+     GstCaps *fgrab_device_get_raw_vbi_caps (FgrabDevice * device);
+/* The bytes of one frame of raw VBI format @vbi. */
+     gsize fgrab_vbi_raw_frame_size (const struct v4l2_vbi_format *vbi);
+
 /* The node's fd joins (leaves) the device's poll set, for fgrabio.c. */
      gboolean fgrab_device_io_attach (FgrabDevice * device, GError ** error);
      void fgrab_device_io_detach (FgrabDevice * device);

@@ -234,23 +234,19 @@ check_capabilities (FgrabDevice * device, GError ** error)
   const gchar *path = device->path;
   guint32 caps = device->node_caps;
 
-  /* a VBI node (/dev/vbiN) with sliced VBI: its captions (fgrabvbi.c) */
+  /* a VBI node (/dev/vbiN): sliced VBI, its captions, until caps of raw
+   * VBI are chosen (fgrabvbi.c, fgrabvbiraw.c) */
   device->type = device->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
       V4L2_BUF_TYPE_VIDEO_CAPTURE;
   if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
       (caps & V4L2_CAP_SLICED_VBI_CAPTURE))
     device->type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
   else if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
-      (caps & V4L2_CAP_VBI_CAPTURE)) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
-        "Device '%s' is a raw VBI node without sliced VBI: fgrabsrc reads "
-        "only sliced VBI, where the driver decodes the captions. Give a "
-        "node with Sliced VBI Capture.", path);
-    return FALSE;
-  }
+      (caps & V4L2_CAP_VBI_CAPTURE))
+    device->type = V4L2_BUF_TYPE_VBI_CAPTURE;
 
   if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
-      device->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE) {
+      !fgrab_device_is_vbi (device)) {
     if (caps & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE)) {
       fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video capture device: it is a video output "
@@ -341,6 +337,8 @@ fgrab_device_ensure_format (FgrabDevice * device)
   get_format_or_zero (device, &device->format);
   if (fgrab_device_is_sliced_vbi (device))
     device->fgrab_format = fgrab_format_sliced_vbi ();
+  else if (fgrab_device_is_vbi (device))
+    device->fgrab_format = fgrab_format_raw_vbi ();
   else
     device->fgrab_format =
         fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
@@ -661,8 +659,8 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 
   g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
 
-  if (fgrab_device_is_sliced_vbi (device))
-    return fgrab_device_set_vbi_services (device, error);
+  if (fgrab_device_is_vbi (device))
+    return fgrab_device_set_vbi_format (device, caps, error);
 
   if (device->caps == NULL) {
     GstCaps *probed = fgrab_device_probe_caps (device, NULL);
@@ -810,6 +808,12 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
   if (format->kind == FGRAB_FORMAT_KIND_SLICED_VBI) {
     /* a frame is at most io_size bytes of records */
     layout->sizeimage = layout->payload = device->format.fmt.sliced.io_size;
+    return layout->payload > 0 && layout->payload <= MAX_FRAME_SIZE;
+  }
+  if (format->kind == FGRAB_FORMAT_KIND_RAW_VBI) {
+    /* the lines of both fields, nothing between them */
+    layout->sizeimage = layout->payload =
+        fgrab_vbi_raw_frame_size (&device->format.fmt.vbi);
     return layout->payload > 0 && layout->payload <= MAX_FRAME_SIZE;
   }
 

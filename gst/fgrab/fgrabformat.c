@@ -87,12 +87,20 @@ static const FgrabFormat formats[] = {
   {V4L2_PIX_FMT_MJPEG, FGRAB_FORMAT_KIND_FRAMED, GST_VIDEO_FORMAT_UNKNOWN},
   {V4L2_PIX_FMT_JPEG, FGRAB_FORMAT_KIND_FRAMED, GST_VIDEO_FORMAT_UNKNOWN},
   {V4L2_PIX_FMT_MPEG, FGRAB_FORMAT_KIND_STREAM, GST_VIDEO_FORMAT_UNKNOWN},
+  /* Raw VBI: GREY samples, but not the GREY entry above (a lookup by
+   * fourcc or video format finds that one first); fourcc 0, which no
+   * pixel format is. */
+  {0, FGRAB_FORMAT_KIND_RAW_VBI, GST_VIDEO_FORMAT_GRAY8},
   /* Sliced VBI: no pixel format (v4l2_sliced_vbi_format has none), so
-   * fourcc 0, which no pixel format is; always last. */
+   * fourcc 0; always last. */
   {0, FGRAB_FORMAT_KIND_SLICED_VBI, GST_VIDEO_FORMAT_UNKNOWN},
 };
 
+#define RAW_VBI_ENTRY (G_N_ELEMENTS (formats) - 2)
 #define SLICED_VBI_ENTRY (G_N_ELEMENTS (formats) - 1)
+
+/* The caps field that tells raw VBI from GRAY8 video. */
+#define RAW_VBI_FIELD "vbi-sampling-rate"
 
 #undef RAW
 
@@ -100,6 +108,19 @@ const FgrabFormat *
 fgrab_format_sliced_vbi (void)
 {
   return &formats[SLICED_VBI_ENTRY];
+}
+
+const FgrabFormat *
+fgrab_format_raw_vbi (void)
+{
+  return &formats[RAW_VBI_ENTRY];
+}
+
+gboolean
+fgrab_format_is_vbi (const FgrabFormat * format)
+{
+  return format->kind == FGRAB_FORMAT_KIND_SLICED_VBI ||
+      format->kind == FGRAB_FORMAT_KIND_RAW_VBI;
 }
 
 const FgrabFormat *
@@ -135,6 +156,8 @@ fgrab_format_from_structure (const GstStructure * s)
 
   if (!gst_structure_has_name (s, "video/x-raw"))
     return NULL;
+  if (gst_structure_has_field (s, RAW_VBI_FIELD))
+    return fgrab_format_raw_vbi ();
 
   name = gst_structure_get_string (s, "format");
   if (name == NULL)
@@ -158,6 +181,7 @@ fgrab_format_new_structure (const FgrabFormat * format)
 {
   switch (format->kind) {
     case FGRAB_FORMAT_KIND_RAW:
+    case FGRAB_FORMAT_KIND_RAW_VBI:
       return gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
           gst_video_format_to_string (format->video_format), NULL);
     case FGRAB_FORMAT_KIND_FRAMED:
@@ -206,7 +230,8 @@ fgrab_format_get_all_caps (gboolean capture)
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
     GstStructure *s;
 
-    if (formats[i].kind == FGRAB_FORMAT_KIND_SLICED_VBI && !capture)
+    if ((formats[i].kind == FGRAB_FORMAT_KIND_SLICED_VBI && !capture) ||
+        formats[i].kind == FGRAB_FORMAT_KIND_RAW_VBI)
       continue;
     s = fgrab_format_new_structure (&formats[i]);
 

@@ -39,6 +39,10 @@ G_BEGIN_DECLS
    * frame's array of struct v4l2_sliced_vbi_data, of which fgrabsrc
    * pushes the CEA-608 closed captions (fgrabvbi.c). */
   FGRAB_FORMAT_KIND_SLICED_VBI,
+  /* Raw VBI (V4L2_BUF_TYPE_VBI_CAPTURE): one read() is one frame of the
+   * VBI lines of both fields, 8-bit samples (fgrabvbiraw.c); pushed as
+   * GRAY8 video whose caps carry the sampling parameters. */
+  FGRAB_FORMAT_KIND_RAW_VBI,
 } FgrabFormatKind;
 
 typedef struct
@@ -53,6 +57,11 @@ const FgrabFormat *fgrab_format_from_fourcc (guint32 fourcc);
 const FgrabFormat *fgrab_format_from_structure (const GstStructure * s);
 /* The entry of sliced VBI, which has no fourcc of its own. */
 const FgrabFormat *fgrab_format_sliced_vbi (void);
+/* The entry of raw VBI, which has no fourcc of its own either (its
+ * samples are V4L2_PIX_FMT_GREY, which names the video entry). */
+const FgrabFormat *fgrab_format_raw_vbi (void);
+/* TRUE for sliced and raw VBI: frames at the analog standard's rate. */
+gboolean fgrab_format_is_vbi (const FgrabFormat * format);
 /* A new structure with the media type and format fields of @format only
  * (a byte stream: an MPEG-2 program stream). */
 GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
@@ -61,7 +70,8 @@ GstStructure *fgrab_format_new_structure (const FgrabFormat * format);
  * video/mpegts with 188-byte packets.  NULL for a type without caps. */
 GstStructure *fgrab_format_new_stream_structure (gint stream_type);
 /* Every format in the table, with unrestricted size and rate; sliced VBI
- * only when @capture (there is no VBI output). */
+ * only when @capture (there is no VBI output).  Raw VBI is the GRAY8
+ * video entry's. */
 GstCaps *fgrab_format_get_all_caps (gboolean capture);
 
 /* How GStreamer describes frames of V4L2 field order @field while the

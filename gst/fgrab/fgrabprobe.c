@@ -614,7 +614,7 @@ fgrab_device_probe_caps (FgrabDevice * device, GError ** error)
     device->std = fgrab_device_read_standard (device);
     fgrab_device_get_parm_or_zero (device, &probe.parm);
     get_pixel_aspect (device, &probe.par_n, &probe.par_d);
-    if (fgrab_device_is_sliced_vbi (device)) {
+    if (fgrab_device_is_vbi (device)) {
       probe.caps = fgrab_device_probe_vbi_caps (device, &device->caps_error);
       if (probe.caps == NULL)
         probe.caps = gst_caps_new_empty ();
@@ -643,10 +643,13 @@ fgrab_device_get_current_caps (FgrabDevice * device)
   if (device->fgrab_format == NULL)
     return NULL;
 
-  /* a VBI node's caps are the probe's; none when it found none */
+  /* sliced VBI's caps are the probe's first (raw VBI's come after them);
+   * none when it found none */
   if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
     return device->caps && !gst_caps_is_empty (device->caps) ?
-        gst_caps_copy (device->caps) : NULL;
+        gst_caps_copy_nth (device->caps, 0) : NULL;
+  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_RAW_VBI)
+    return fgrab_device_get_raw_vbi_caps (device);
 
   if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
     return gst_caps_new_full (stream_structure (device), NULL);

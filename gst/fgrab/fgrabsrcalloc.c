@@ -113,8 +113,10 @@ choose_buffer_layout (FgrabSrcAlloc * alloc, const FgrabFormat * format,
       return alloc->info->size;
     case FGRAB_FORMAT_KIND_FRAMED:
     case FGRAB_FORMAT_KIND_SLICED_VBI:
+    case FGRAB_FORMAT_KIND_RAW_VBI:
       /* a sliced VBI frame: io_size bytes of records, read in place and
-       * replaced by the captions they hold */
+       * replaced by the captions they hold; a raw VBI frame: its lines,
+       * read in place */
       alloc->read_size = layout->sizeimage;
       return alloc->read_size;
     default:

@@ -47,15 +47,17 @@ fgrab_device_is_sliced_vbi (FgrabDevice * device)
   return device->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
 }
 
-/* The service fgrab takes under standard @std, 0 for none. */
-static guint16
-wanted_service (v4l2_std_id std)
+gboolean
+fgrab_device_is_vbi (FgrabDevice * device)
 {
-  if ((std & V4L2_STD_525_60) && !(std & V4L2_STD_625_50))
-    return V4L2_SLICED_CAPTION_525;
-  if ((std & V4L2_STD_625_50) && !(std & V4L2_STD_525_60))
-    return V4L2_SLICED_WSS_625;
-  return 0;
+  return device->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE ||
+      device->type == V4L2_BUF_TYPE_VBI_CAPTURE;
+}
+
+static const gchar *
+vbi_kind (enum v4l2_buf_type type)
+{
+  return type == V4L2_BUF_TYPE_VBI_CAPTURE ? "raw" : "sliced";
 }
 
 static const gchar *
@@ -65,91 +67,140 @@ service_name (guint16 service)
       "closed captions (CEA-608, line 21)" : "wide screen signalling (WSS)";
 }
 
-/* The error for an input on which G_FMT or S_FMT of sliced VBI fails:
- * vivid answers EINVAL on inputs other than TV and S-Video. */
-static void
-set_no_vbi_error (FgrabDevice * device, const gchar * ioctl_name, gint err,
-    GError ** error)
+/* vivid answers EINVAL on inputs other than TV and S-Video. */
+void
+fgrab_vbi_set_format_error (FgrabDevice * device, enum v4l2_buf_type type,
+    const gchar * ioctl_name, gint err, GError ** error)
 {
-  gchar *debug = g_strdup_printf ("%s(SLICED_VBI_CAPTURE): %s", ioctl_name,
-      g_strerror (err));
+  gchar *debug = g_strdup_printf ("%s(%s VBI): %s", ioctl_name,
+      vbi_kind (type), g_strerror (err));
 
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
-      "Device '%s' has no sliced VBI on its current input. Select an "
-      "analog TV or S-Video input with the input property.", device->path);
+  if (err == EBUSY)
+    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+        "Device '%s' is busy: another application reads its VBI. Close "
+        "that application.", device->path);
+  else
+    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+        "Device '%s' has no %s VBI on its current input. Select an analog "
+        "TV or S-Video input with the input property.", device->path,
+        vbi_kind (type));
   g_free (debug);
 }
 
-/* The standard in force and the service it carries, or FALSE with the
- * error for a node without one. */
-static gboolean
-standard_service (FgrabDevice * device, v4l2_std_id * std, guint16 * service,
-    GError ** error)
+gboolean
+fgrab_vbi_read_standard (FgrabDevice * device, v4l2_std_id * std,
+    gboolean * lines_525, GError ** error)
 {
+  gboolean lines_625;
+
   *std = fgrab_device_read_standard (device);
-  *service = wanted_service (*std);
-  if (*service != 0)
+  *lines_525 = (*std & V4L2_STD_525_60) != 0;
+  lines_625 = (*std & V4L2_STD_625_50) != 0;
+  if (*lines_525 != lines_625)
     return TRUE;
 
   fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT,
       *std ? "a mask of 525- and 625-line standards" : "G_STD gave none",
       "Device '%s' has no single analog standard on its current input, so "
-      "it is unknown which VBI service to decode. Set the norm property "
-      "(NTSC for closed captions, PAL or SECAM for WSS).", device->path);
+      "its VBI lines and rate are unknown. Set the norm property (NTSC for "
+      "closed captions, PAL or SECAM for WSS).", device->path);
   return FALSE;
 }
 
-GstCaps *
-fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error)
+void
+fgrab_vbi_set_rate (GstStructure * s, gboolean lines_525)
 {
-  HOLD_DEVICE_LOCK (device);
+  if (lines_525)
+    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, 30000, 1001, NULL);
+  else
+    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, 25, 1, NULL);
+}
+
+/* The caps of sliced VBI under the current standard, NULL with @error
+ * when the input has none. */
+static GstCaps *
+probe_sliced_caps (FgrabDevice * device, GError ** error)
+{
   struct v4l2_format fmt;
   GstStructure *s;
   v4l2_std_id std;
-  guint16 service;
+  gboolean lines_525;
 
   memset (&fmt, 0, sizeof (fmt));
   fmt.type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
   if (fgrab_device_ioctl (device, VIDIOC_G_FMT, &fmt) < 0) {
-    set_no_vbi_error (device, "VIDIOC_G_FMT", errno, error);
+    fgrab_vbi_set_format_error (device, fmt.type, "VIDIOC_G_FMT", errno, error);
     return NULL;
   }
-  if (!standard_service (device, &std, &service, error))
+  if (!fgrab_vbi_read_standard (device, &std, &lines_525, error))
     return NULL;
 
   s = fgrab_format_new_structure (fgrab_format_sliced_vbi ());
-  if (service == V4L2_SLICED_CAPTION_525)
-    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, 30000, 1001, NULL);
-  else
-    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, 25, 1, NULL);
+  fgrab_vbi_set_rate (s, lines_525);
   return gst_caps_new_full (s, NULL);
 }
 
-gboolean
-fgrab_device_set_vbi_services (FgrabDevice * device, GError ** error)
+/* Sliced caps first, raw second: downstream that takes either gets the
+ * captions decoded; video/x-raw downstream picks the raw lines.  The
+ * error is the first one's, and only when neither has caps. */
+GstCaps *
+fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error)
+{
+  HOLD_DEVICE_LOCK (device);
+  GError *first = NULL, *raw_error = NULL;
+  GstCaps *caps = NULL, *raw = NULL;
+
+  if (device->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE)
+    caps = probe_sliced_caps (device, &first);
+  if (device->node_caps & V4L2_CAP_VBI_CAPTURE)
+    raw = fgrab_device_probe_raw_vbi_caps (device, first ? NULL : &raw_error);
+  if (caps == NULL)
+    caps = gst_caps_new_empty ();
+  if (raw)
+    gst_caps_append (caps, raw);
+
+  if (gst_caps_is_empty (caps)) {
+    gst_caps_unref (caps);
+    g_propagate_error (error, first ? first : raw_error);
+    return NULL;
+  }
+  if (first)
+    GST_DEBUG ("%s: %s", device->path, first->message);
+  if (raw_error)
+    GST_DEBUG ("%s: %s", device->path, raw_error->message);
+  g_clear_error (&first);
+  g_clear_error (&raw_error);
+  return caps;
+}
+
+/* The service fgrab takes on 525 (@lines_525) or 625 lines. */
+static guint16
+wanted_service (gboolean lines_525)
+{
+  return lines_525 ? V4L2_SLICED_CAPTION_525 : V4L2_SLICED_WSS_625;
+}
+
+/* S_FMT of the sliced VBI services of the current standard: CEA-608
+ * captions on 525 lines, WSS on 625; an error when the driver decodes
+ * none of them. */
+static gboolean
+set_services (FgrabDevice * device, GError ** error)
 {
   HOLD_DEVICE_LOCK (device);
   struct v4l2_format fmt;
   v4l2_std_id std;
+  gboolean lines_525;
   guint16 service;
 
-  if (!standard_service (device, &std, &service, error))
+  if (!fgrab_vbi_read_standard (device, &std, &lines_525, error))
     return FALSE;
+  service = wanted_service (lines_525);
 
   memset (&fmt, 0, sizeof (fmt));
   fmt.type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
   fmt.fmt.sliced.service_set = service;
   if (fgrab_device_ioctl (device, VIDIOC_S_FMT, &fmt) < 0) {
-    gint err = errno;
-
-    if (err == EBUSY) {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY,
-          "VIDIOC_S_FMT(SLICED_VBI_CAPTURE): EBUSY", "Device '%s' is busy: "
-          "another application reads its VBI. Close that application.",
-          device->path);
-    } else {
-      set_no_vbi_error (device, "VIDIOC_S_FMT", err, error);
-    }
+    fgrab_vbi_set_format_error (device, fmt.type, "VIDIOC_S_FMT", errno, error);
     return FALSE;
   }
   GST_DEBUG ("%s: S_FMT sliced services 0x%04x -> 0x%04x io_size %u",
@@ -178,11 +229,32 @@ fgrab_device_set_vbi_services (FgrabDevice * device, GError ** error)
     return FALSE;
   }
 
+  device->type = fmt.type;
   device->std = std;
   device->format = fmt;
   device->format_known = TRUE;
   device->fgrab_format = fgrab_format_sliced_vbi ();
   return TRUE;
+}
+
+gboolean
+fgrab_device_set_vbi_format (FgrabDevice * device, GstCaps * caps,
+    GError ** error)
+{
+  HOLD_DEVICE_LOCK (device);
+  const GstStructure *s = gst_caps_get_structure (caps, 0);
+
+  if (fgrab_format_from_structure (s) == fgrab_format_raw_vbi () &&
+      (device->node_caps & V4L2_CAP_VBI_CAPTURE))
+    return fgrab_device_set_raw_vbi_format (device, s, error);
+  if (gst_structure_has_name (s, "closedcaption/x-cea-608") &&
+      (device->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE))
+    return set_services (device, error);
+
+  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+      "Device '%s' does not offer the format %s.", device->path,
+      gst_structure_get_name (s));
+  return FALSE;
 }
 
 /* One service bit that the uAPI defines, on lines it allows (ITU-R line

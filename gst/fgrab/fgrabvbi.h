@@ -22,30 +22,37 @@
 
 #include "fgrabdevice.h"
 
-/* Sliced VBI capture (a /dev/vbiN node with V4L2_CAP_SLICED_VBI_CAPTURE
- * and no video capture): the device layer's services and caps, and the
- * reading of the driver's struct v4l2_sliced_vbi_data records.  fgrab
- * takes the CEA-608 closed captions of line 21 on 525-line standards
- * (pushed as closedcaption/x-cea-608, format=s334-1a) and the WSS of line
- * 23 on 625-line standards (posted as an element message); teletext and
- * VPS records are counted and left. */
+/* VBI capture (a /dev/vbiN node with V4L2_CAP_SLICED_VBI_CAPTURE or
+ * V4L2_CAP_VBI_CAPTURE and no video capture): the device layer's caps
+ * and formats, and the reading of the driver's struct
+ * v4l2_sliced_vbi_data records.  Of sliced VBI fgrab takes the CEA-608
+ * closed captions of line 21 on 525-line standards (pushed as
+ * closedcaption/x-cea-608, format=s334-1a) and the WSS of line 23 on
+ * 625-line standards (posted as an element message); teletext and VPS
+ * records are counted and left.  Raw VBI lines (fgrabvbiraw.c) are pushed
+ * as they come, GRAY8 with the sampling parameters in the caps. */
 
 G_BEGIN_DECLS
 /* The most records a frame can hold: 24 lines of two fields. */
 #define FGRAB_VBI_MAX_RECORDS 48
 /* TRUE when @device is a sliced VBI capture node. */
     gboolean fgrab_device_is_sliced_vbi (FgrabDevice * device);
-/* The caps of a sliced VBI node under its current standard:
- * closedcaption/x-cea-608, format=s334-1a, at the standard's frame rate.
+/* TRUE when @device is a VBI capture node, sliced or raw (its buffer
+ * type follows the caps last set on a node with both). */
+gboolean fgrab_device_is_vbi (FgrabDevice * device);
+/* The caps of a VBI node under its current standard, at the standard's
+ * frame rate: closedcaption/x-cea-608, format=s334-1a where it has sliced
+ * VBI, then video/x-raw GRAY8 with the vbi-* fields where it has raw VBI.
  * NULL with @error set when the current input has no VBI or no standard
  * (for fgrab_device_probe_caps). */
 GstCaps *fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error);
-/* S_FMT of the sliced VBI services of the current standard: CEA-608
- * captions (V4L2_SLICED_CAPTION_525) on 525 lines, WSS
- * (V4L2_SLICED_WSS_625) on 625.  Fails with FGRAB_DEVICE_ERROR_FORMAT
- * saying what is wrong: no VBI on this input, or a standard whose service
- * the driver does not decode. */
-gboolean fgrab_device_set_vbi_services (FgrabDevice * device, GError ** error);
+/* S_FMT of the kind of VBI that fixed @caps name, sliced or raw; the
+ * node's buffer type becomes that kind's.  Fails with
+ * FGRAB_DEVICE_ERROR_FORMAT (BUSY: another reader) saying what is wrong:
+ * no VBI on this input, no single standard, a standard whose service the
+ * driver does not decode, raw sampling the driver does not keep. */
+gboolean fgrab_device_set_vbi_format (FgrabDevice * device, GstCaps * caps,
+    GError ** error);
 
 /* What one frame of records holds. */
 typedef struct

@@ -313,7 +313,7 @@ configure_vbi_rate (GstFgrabSrc * self)
 static void
 configure_stream_rate (GstFgrabSrc * self, gint req_n, gint req_d)
 {
-  if (self->obj.device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
+  if (fgrab_format_is_vbi (self->obj.device->fgrab_format))
     configure_vbi_rate (self);
   else
     configure_rate (self, req_n, req_d);
@@ -690,6 +690,7 @@ frame_is_whole (GstFgrabSrc * self, gsize size)
 {
   switch (self->obj.format->kind) {
     case FGRAB_FORMAT_KIND_RAW:
+    case FGRAB_FORMAT_KIND_RAW_VBI:
       if (size >= self->layout.payload)
         return TRUE;
       break;

@@ -801,8 +801,7 @@ again:
       dev->frame_off = 0;
       dev->frame_len = fmt.fmt.pix.sizeimage;
       if (dev->content == FAKE_V4L2_CONTENT_SLICED_VBI)
-        dev->frame_len = FAKE_VBI_RECORDS *
-            sizeof (struct v4l2_sliced_vbi_data);
+        dev->frame_len = fake_v4l2_vbi_frame_size (dev);
       if (dev->content == FAKE_V4L2_CONTENT_VARIABLE)
         dev->frame_len = fake_v4l2_frame_size (dev->cur_n, dev->frame_len);
       /* the markers of a VARIABLE frame are where its full size puts

@@ -30,7 +30,8 @@ guint32
 fake_v4l2_buf_type (FakeV4l2Device * dev)
 {
   if (dev->content == FAKE_V4L2_CONTENT_SLICED_VBI)
-    return V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
+    return dev->vbi_raw ? V4L2_BUF_TYPE_VBI_CAPTURE :
+        V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
   return dev->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
 }
 

@@ -296,6 +296,10 @@ struct _FakeV4l2Device
   guint16 vbi_service_set;
   guint16 vbi_wss;
   GHashTable *vbi_frames;
+  /* raw VBI (fakev4l2-vbiraw.c): the buffer type the last S_FMT chose
+   * (vivid's !stream_sliced_vbi_cap), the sample format G_FMT answers */
+  gboolean vbi_raw;
+  guint32 vbi_sample_format;
 };
 
 /* fakev4l2-formats.c */
@@ -384,6 +388,21 @@ G_GNUC_INTERNAL gboolean fake_v4l2_vbi_ioctl (FakeV4l2Device * dev,
 G_GNUC_INTERNAL void fake_v4l2_vbi_fill (FakeV4l2Device * dev, guint64 n,
     gsize pos, guint8 * out, gsize len);
 G_GNUC_INTERNAL void fake_v4l2_vbi_free (FakeV4l2Device * dev);
+/* The standard of the current input, 0 when it has none. */
+G_GNUC_INTERNAL v4l2_std_id fake_v4l2_vbi_std (FakeV4l2Device * dev);
+/* The bytes of one frame of the VBI node in its current mode. */
+G_GNUC_INTERNAL gsize fake_v4l2_vbi_frame_size (FakeV4l2Device * dev);
+
+/* fakev4l2-vbiraw.c */
+/* vivid's raw VBI format under the current standard (its G_FMT). */
+G_GNUC_INTERNAL void fake_v4l2_vbi_raw_format (FakeV4l2Device * dev,
+    struct v4l2_vbi_format *vbi);
+/* G/TRY/S_FMT of type VBI_CAPTURE: 0 or an errno. */
+G_GNUC_INTERNAL int fake_v4l2_vbi_raw_ioctl (FakeV4l2Device * dev,
+    guint32 request, struct v4l2_format *fmt);
+/* Bytes @pos.. of raw frame @n. */
+G_GNUC_INTERNAL void fake_v4l2_vbi_raw_fill (FakeV4l2Device * dev, guint64 n,
+    gsize pos, guint8 * out, gsize len);
 
 /* fakev4l2-io.c */
 /* The one lock over everything, and the tables it guards. */

@@ -17,9 +17,10 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* The sliced VBI capture node: vivid's (vivid-vbi-cap.c, vivid-vbi-gen.c)
- * for the format ioctls and the records of each frame.  The reading
- * itself is fakev4l2-io.c's, as for RAW frames under vb2. */
+/* The VBI capture node: vivid's (vivid-vbi-cap.c, vivid-vbi-gen.c) for
+ * the format ioctls and the records of each sliced frame; raw VBI is
+ * fakev4l2-vbiraw.c's.  The reading itself is fakev4l2-io.c's, as for RAW
+ * frames under vb2. */
 
 #include <errno.h>
 #include <string.h>
@@ -42,9 +43,8 @@ static const guint8 cc_sequence2[] = {
   'o', 'n', 's', ' ', 't', 'e', 's', 't', 0x14, 0x2f,
 };
 
-/* The standard of the current input, 0 when it has none. */
-static v4l2_std_id
-current_std (FakeV4l2Device * dev)
+v4l2_std_id
+fake_v4l2_vbi_std (FakeV4l2Device * dev)
 {
   if (dev->cur_route >= dev->routes->len)
     return 0;
@@ -105,7 +105,7 @@ fill_service_lines (struct v4l2_sliced_vbi_format *vbi, guint16 service_set)
 static int
 try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 {
-  v4l2_std_id std = current_std (dev);
+  v4l2_std_id std = fake_v4l2_vbi_std (dev);
   guint16 services = fmt->fmt.sliced.service_set;
 
   if (std == 0)
@@ -120,16 +120,42 @@ try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 static int
 g_sliced_vbi_cap (FakeV4l2Device * dev, struct v4l2_sliced_vbi_cap *cap)
 {
-  v4l2_std_id std = current_std (dev);
+  v4l2_std_id std = fake_v4l2_vbi_std (dev);
   struct v4l2_sliced_vbi_format vbi;
 
-  if (std == 0 || cap->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE)
+  if (std == 0 || cap->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE ||
+      !(fake_v4l2_node_caps (dev) & V4L2_CAP_SLICED_VBI_CAPTURE))
     return EINVAL;
   fill_service_lines (&vbi, ((std & V4L2_STD_525_60) ?
           V4L2_SLICED_CAPTION_525 : V4L2_SLICED_WSS_625 |
           V4L2_SLICED_TELETEXT_B) & dev->vbi_supported);
   cap->service_set = vbi.service_set;
   memcpy (cap->service_lines, vbi.service_lines, sizeof (cap->service_lines));
+  return 0;
+}
+
+/* G/TRY/S_FMT of type SLICED_VBI_CAPTURE: 0 or an errno. */
+static int
+sliced_fmt_ioctl (FakeV4l2Device * dev, guint32 request,
+    struct v4l2_format *fmt)
+{
+  int err;
+
+  if (!(fake_v4l2_node_caps (dev) & V4L2_CAP_SLICED_VBI_CAPTURE) ||
+      fake_v4l2_vbi_std (dev) == 0)
+    return EINVAL;
+  if (request == (guint32) VIDIOC_G_FMT) {
+    fill_service_lines (&fmt->fmt.sliced, dev->vbi_service_set);
+    return 0;
+  }
+  err = try_fmt (dev, fmt);
+  if (err != 0 || request != (guint32) VIDIOC_S_FMT)
+    return err;
+  /* vidioc_s_fmt_sliced_vbi_cap(): the queue keeps its type while busy */
+  if (dev->vbi_raw && dev->streaming)
+    return EBUSY;
+  dev->vbi_service_set = fmt->fmt.sliced.service_set;
+  dev->vbi_raw = FALSE;
   return 0;
 }
 
@@ -143,23 +169,14 @@ fake_v4l2_vbi_ioctl (FakeV4l2Device * dev, guint32 request, void *arg, int *err)
 
   switch (request) {
     case (guint32) VIDIOC_G_FMT:
-      if (fmt->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE ||
-          current_std (dev) == 0) {
-        *err = EINVAL;
-        return TRUE;
-      }
-      fill_service_lines (&fmt->fmt.sliced, dev->vbi_service_set);
-      *err = 0;
-      return TRUE;
     case (guint32) VIDIOC_TRY_FMT:
     case (guint32) VIDIOC_S_FMT:
-      if (fmt->type != V4L2_BUF_TYPE_SLICED_VBI_CAPTURE) {
+      if (fmt->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE)
+        *err = sliced_fmt_ioctl (dev, request, fmt);
+      else if (fmt->type == V4L2_BUF_TYPE_VBI_CAPTURE)
+        *err = fake_v4l2_vbi_raw_ioctl (dev, request, fmt);
+      else
         *err = EINVAL;
-        return TRUE;
-      }
-      *err = try_fmt (dev, fmt);
-      if (*err == 0 && request == (guint32) VIDIOC_S_FMT)
-        dev->vbi_service_set = fmt->fmt.sliced.service_set;
       return TRUE;
     case (guint32) VIDIOC_G_SLICED_VBI_CAP:
       *err = g_sliced_vbi_cap (dev, arg);
@@ -182,7 +199,7 @@ fake_v4l2_vbi_ioctl (FakeV4l2Device * dev, guint32 request, void *arg, int *err)
 static void
 generate (FakeV4l2Device * dev, guint64 n, struct v4l2_sliced_vbi_data *recs)
 {
-  v4l2_std_id std = current_std (dev);
+  v4l2_std_id std = fake_v4l2_vbi_std (dev);
   guint i, r = 0;
 
   if (std & V4L2_STD_525_60) {
@@ -220,6 +237,10 @@ fake_v4l2_vbi_fill (FakeV4l2Device * dev, guint64 n, gsize pos, guint8 * out,
   struct v4l2_sliced_vbi_data recs[FAKE_VBI_RECORDS];
   GBytes *given = NULL;
 
+  if (dev->vbi_raw) {
+    fake_v4l2_vbi_raw_fill (dev, n, pos, out, len);
+    return;
+  }
   memset (recs, 0, sizeof (recs));
   if (dev->vbi_frames)
     given = g_hash_table_lookup (dev->vbi_frames, &n);
@@ -237,17 +258,29 @@ fake_v4l2_vbi_free (FakeV4l2Device * dev)
   g_clear_pointer (&dev->vbi_frames, g_hash_table_unref);
 }
 
-FakeV4l2Device *
-fake_v4l2_device_new_sliced_vbi (const gchar * path)
+gsize
+fake_v4l2_vbi_frame_size (FakeV4l2Device * dev)
+{
+  struct v4l2_vbi_format vbi;
+
+  if (!dev->vbi_raw)
+    return IO_SIZE;
+  fake_v4l2_vbi_raw_format (dev, &vbi);
+  return (gsize) (vbi.count[0] + vbi.count[1]) * vbi.samples_per_line;
+}
+
+/* A VBI node with @vbi_caps (sliced, raw or both), raw frames at first
+ * when it has no sliced VBI. */
+static FakeV4l2Device *
+new_vbi_node (const gchar * path, guint32 vbi_caps)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new (path, FALSE);
 
   if (dev == NULL)
     return NULL;
   fake_v4l2_device_set_card (dev, "Fake VBI capture");
-  fake_v4l2_device_set_caps (dev, V4L2_CAP_SLICED_VBI_CAPTURE |
-      V4L2_CAP_READWRITE | V4L2_CAP_DEVICE_CAPS,
-      V4L2_CAP_SLICED_VBI_CAPTURE | V4L2_CAP_READWRITE);
+  fake_v4l2_device_set_caps (dev, vbi_caps | V4L2_CAP_READWRITE |
+      V4L2_CAP_DEVICE_CAPS, vbi_caps | V4L2_CAP_READWRITE);
   fake_v4l2_device_set_content (dev, FAKE_V4L2_CONTENT_SLICED_VBI);
   fake_v4l2_device_add_input (dev, "Webcam", V4L2_INPUT_TYPE_CAMERA, 0, 0);
   fake_v4l2_device_add_input (dev, "TV", V4L2_INPUT_TYPE_CAMERA,
@@ -257,8 +290,29 @@ fake_v4l2_device_new_sliced_vbi (const gchar * path)
   g_mutex_lock (&fake_v4l2_lock);
   dev->vbi_supported = ALL_SERVICES;
   dev->vbi_wss = 0x0008;
+  dev->vbi_raw = !(vbi_caps & V4L2_CAP_SLICED_VBI_CAPTURE);
+  dev->vbi_sample_format = V4L2_PIX_FMT_GREY;
   g_mutex_unlock (&fake_v4l2_lock);
   return dev;
+}
+
+FakeV4l2Device *
+fake_v4l2_device_new_sliced_vbi (const gchar * path)
+{
+  return new_vbi_node (path, V4L2_CAP_SLICED_VBI_CAPTURE);
+}
+
+FakeV4l2Device *
+fake_v4l2_device_new_raw_vbi (const gchar * path)
+{
+  return new_vbi_node (path, V4L2_CAP_VBI_CAPTURE);
+}
+
+FakeV4l2Device *
+fake_v4l2_device_new_vbi (const gchar * path)
+{
+  return new_vbi_node (path, V4L2_CAP_VBI_CAPTURE |
+      V4L2_CAP_SLICED_VBI_CAPTURE);
 }
 
 void

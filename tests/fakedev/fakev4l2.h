@@ -411,6 +411,32 @@ guint16 fake_v4l2_device_get_vbi_service_set (FakeV4l2Device * dev);
 /* The CC pair vivid sends on line 21 of field 0 in frame @n. */
 void fake_v4l2_vbi_caption_pair (guint64 n, guint8 pair[2]);
 
+/* A raw VBI capture node (fakev4l2-vbiraw.c) as vivid's with raw VBI only
+ * (node_types bits 2-3 = 1): capabilities VBI_CAPTURE|READWRITE, the
+ * inputs of fake_v4l2_device_new_sliced_vbi.  G/TRY/S_FMT of type
+ * VBI_CAPTURE answer what vivid_g_fmt_vbi_cap() does whatever was asked
+ * (EINVAL on an input without standards): sampling_rate 27000000, offset
+ * 24, samples_per_line 1440, GREY (fake_v4l2_device_set_vbi_sample_format
+ * changes it), start {10, 273} and count {12, 12} under a 525-line
+ * standard, start {6, 319} and count {18, 18} under a 625-line one, flags
+ * 0.  A frame is count[0] + count[1] lines of 1440 bytes; byte s of line
+ * l (the first field's lines, then the second's) of frame n is
+ * fake_v4l2_vbi_raw_byte (n, l, s), not vivid's waveforms. */
+FakeV4l2Device *fake_v4l2_device_new_raw_vbi (const gchar * path);
+/* A VBI node with raw and sliced VBI both, as vivid's (node_types bits
+ * 2-3 = 3): capabilities VBI_CAPTURE|SLICED_VBI_CAPTURE|READWRITE.  Its
+ * frames are sliced records until an S_FMT of raw VBI, raw lines until
+ * an S_FMT of sliced VBI (vivid's stream_sliced_vbi_cap); an S_FMT of the
+ * other kind while a reader streams fails with EBUSY. */
+FakeV4l2Device *fake_v4l2_device_new_vbi (const gchar * path);
+/* The sample_format raw VBI's G_FMT answers (default GREY). */
+void fake_v4l2_device_set_vbi_sample_format (FakeV4l2Device * dev,
+    guint32 sample_format);
+/* TRUE when the VBI node's frames are raw lines. */
+gboolean fake_v4l2_device_get_vbi_raw (FakeV4l2Device * dev);
+/* Byte @sample of line @line of raw VBI frame @n. */
+guint8 fake_v4l2_vbi_raw_byte (guint64 n, guint line, guint sample);
+
 /* Frames. */
 void fake_v4l2_device_set_frame_mode (FakeV4l2Device * dev,
     FakeV4l2FrameMode mode);

@@ -17,9 +17,10 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* fgrabsrc on a sliced VBI node (/dev/vbiN of a TV card): the closed
- * captions as closedcaption/x-cea-608 s334-1a, WSS as messages, and the
- * errors of inputs and standards without them. */
+/* fgrabsrc on a VBI node (/dev/vbiN of a TV card): the closed captions
+ * of sliced VBI as closedcaption/x-cea-608 s334-1a, WSS as messages, raw
+ * VBI lines as GRAY8 with their sampling in the caps, and the errors of
+ * inputs and standards without them. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -330,14 +331,194 @@ GST_START_TEST (test_driver_refusing_captions_is_an_error)
 
 GST_END_TEST;
 
-/* A node of raw VBI only: fgrab does not decode raw lines. */
-GST_START_TEST (test_raw_vbi_node_is_refused)
-{
-  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+#define RAW_NTSC_CAPS "video/x-raw, format=(string)GRAY8, width=(int)1440, " \
+  "height=(int)24, framerate=(fraction)30000/1001, " \
+  "interlace-mode=(string)progressive, vbi-sampling-rate=(int)27000000, " \
+  "vbi-offset=(int)24, vbi-start1=(int)10, vbi-start2=(int)273, " \
+  "vbi-count1=(int)12, vbi-count2=(int)12, vbi-flags=(int)0"
+#define RAW_PAL_CAPS "video/x-raw, format=(string)GRAY8, width=(int)1440, " \
+  "height=(int)36, framerate=(fraction)25/1, " \
+  "interlace-mode=(string)progressive, vbi-sampling-rate=(int)27000000, " \
+  "vbi-offset=(int)24, vbi-start1=(int)6, vbi-start2=(int)319, " \
+  "vbi-count1=(int)18, vbi-count2=(int)18, vbi-flags=(int)0"
 
-  fake_v4l2_device_set_caps (dev, V4L2_CAP_VBI_CAPTURE | V4L2_CAP_READWRITE |
-      V4L2_CAP_DEVICE_CAPS, V4L2_CAP_VBI_CAPTURE | V4L2_CAP_READWRITE);
-  fgrab_check_assert_open_error ("fgrabsrc", VBI_PATH, "raw VBI node");
+static void
+assert_current_caps (GstHarness * h, const gchar * expected)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstCaps *want = gst_caps_from_string (expected);
+
+  fail_unless (caps != NULL);
+  fail_unless (gst_caps_is_equal (caps, want), "caps %" GST_PTR_FORMAT, caps);
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+}
+
+/* @count raw frames of @lines lines of 1440 samples each, the fake's
+ * bytes, one a buffer, at the standard's rate (@fps_n/@fps_d). */
+static void
+pull_raw_frames (GstHarness * h, guint count, guint lines, gint fps_n,
+    gint fps_d)
+{
+  GstClockTime last = GST_CLOCK_TIME_NONE;
+  guint n, i;
+
+  for (n = 0; n < count; n++) {
+    GstBuffer *buf = gst_harness_pull (h);
+    GstMapInfo map;
+
+    fail_unless (buf != NULL);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless_equals_int (map.size, lines * 1440);
+    for (i = 0; i < map.size; i++) {
+      if (map.data[i] != fake_v4l2_vbi_raw_byte (n, i / 1440, i % 1440))
+        fail ("frame %u byte %u: 0x%02x, not 0x%02x", n, i, map.data[i],
+            fake_v4l2_vbi_raw_byte (n, i / 1440, i % 1440));
+    }
+    gst_buffer_unmap (buf, &map);
+    fail_unless (GST_BUFFER_PTS_IS_VALID (buf));
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf),
+        gst_util_uint64_scale (GST_SECOND, fps_d, fps_n));
+    if (GST_CLOCK_TIME_IS_VALID (last))
+      fail_unless (GST_BUFFER_PTS (buf) >= last);
+    last = GST_BUFFER_PTS (buf);
+    gst_buffer_unref (buf);
+  }
+}
+
+/* A node of raw VBI only (vivid's node_types bits 2-3 = 1): GRAY8 frames
+ * of the lines of both fields, the driver's sampling in the caps, at the
+ * standard's rate; S_FMT of raw VBI with the driver's own values. */
+GST_START_TEST (test_raw_vbi_node_gives_the_lines_and_their_sampling)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_raw_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+
+  gst_harness_play (h);
+  pull_raw_frames (h, 5, 24, 30000, 1001);
+  assert_current_caps (h, RAW_NTSC_CAPS);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_FMT), 1);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_PARM), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Under PAL vivid samples 18 lines a field from lines 6 and 319. */
+GST_START_TEST (test_raw_vbi_under_pal)
+{
+  GstHarness *h;
+
+  fake_v4l2_device_new_raw_vbi (VBI_PATH);
+  h = vbi_harness ("input=2 norm=PAL");
+  gst_harness_play (h);
+  pull_raw_frames (h, 3, 36, 25, 1);
+  assert_current_caps (h, RAW_PAL_CAPS);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A node with raw and sliced VBI offers the captions first and the raw
+ * lines second; downstream that takes anything gets the captions. */
+GST_START_TEST (test_vbi_node_with_both_defaults_to_captions)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_vbi (VBI_PATH);
+  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  GstHarness *h;
+  GstCaps *caps;
+  GstBuffer *buf;
+  GstPad *pad;
+
+  g_object_set (src, "device", VBI_PATH, "input", 1, NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  pad = gst_element_get_static_pad (src, "src");
+  caps = gst_pad_query_caps (pad, NULL);
+  fail_unless_equals_int (gst_caps_get_size (caps), 2);
+  fail_unless (gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          "closedcaption/x-cea-608"));
+  fail_unless (gst_structure_has_name (gst_caps_get_structure (caps, 1),
+          "video/x-raw"));
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_element_set_state (src, GST_STATE_NULL);
+  gst_object_unref (src);
+
+  h = vbi_harness ("input=1");
+  gst_harness_play (h);
+  buf = gst_harness_pull (h);
+  fail_unless (buf != NULL);
+  fail_unless_equals_int (gst_buffer_get_size (buf), 6);
+  gst_buffer_unref (buf);
+  assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
+  fail_if (fake_v4l2_device_get_vbi_raw (dev));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* video/x-raw downstream picks the raw lines of a node with both: S_FMT
+ * of raw VBI, whose frames the driver then gives. */
+GST_START_TEST (test_raw_caps_filter_selects_raw_vbi)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  gst_harness_play (h);
+  pull_raw_frames (h, 3, 24, 30000, 1001);
+  assert_current_caps (h, RAW_NTSC_CAPS);
+  fail_unless (fake_v4l2_device_get_vbi_raw (dev));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Samples of more than 8 bits are refused, their format named. */
+GST_START_TEST (test_raw_sample_format_other_than_grey_is_an_error)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_raw_vbi (VBI_PATH);
+  gchar *text;
+
+  fake_v4l2_device_set_vbi_sample_format (dev, V4L2_PIX_FMT_Y16);
+  text = fgrab_check_pipeline_error_text ("fgrabsrc device=" VBI_PATH
+      " input=1 ! fakesink", GST_STATE_PLAYING);
+  fail_unless (text != NULL);
+  fgrab_check_assert_text_has (text, VBI_PATH, "samples raw VBI as Y16",
+      "only 8-bit samples (GREY)", NULL);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+/* The webcam input of a raw node has no VBI: G_FMT of raw VBI fails. */
+GST_START_TEST (test_raw_input_without_vbi_is_an_error)
+{
+  fake_v4l2_device_new_raw_vbi (VBI_PATH);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" VBI_PATH
+      " ! fakesink", GST_STATE_PLAYING, "has no raw VBI on its current input");
+}
+
+GST_END_TEST;
+
+/* Raw lines too need one standard: it gives their rate. */
+GST_START_TEST (test_raw_vbi_without_single_standard_is_an_error)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_raw_vbi (VBI_PATH);
+  guint input = fake_v4l2_device_add_input (dev, "Composite",
+      V4L2_INPUT_TYPE_CAMERA, V4L2_STD_ALL, V4L2_STD_NTSC | V4L2_STD_PAL);
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" VBI_PATH " input=%u "
+      "! fakesink", input);
+  gchar *text = fgrab_check_pipeline_error_text (desc, GST_STATE_PLAYING);
+
+  fail_unless (text != NULL);
+  fgrab_check_assert_text_has (text, VBI_PATH, "has no single analog "
+      "standard", "Set the norm property", NULL);
+  g_free (text);
+  g_free (desc);
 }
 
 GST_END_TEST;
@@ -383,7 +564,13 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_input_without_vbi_is_an_error);
   tcase_add_test (tc, test_no_single_standard_is_an_error);
   tcase_add_test (tc, test_driver_refusing_captions_is_an_error);
-  tcase_add_test (tc, test_raw_vbi_node_is_refused);
+  tcase_add_test (tc, test_raw_vbi_node_gives_the_lines_and_their_sampling);
+  tcase_add_test (tc, test_raw_vbi_under_pal);
+  tcase_add_test (tc, test_vbi_node_with_both_defaults_to_captions);
+  tcase_add_test (tc, test_raw_caps_filter_selects_raw_vbi);
+  tcase_add_test (tc, test_raw_sample_format_other_than_grey_is_an_error);
+  tcase_add_test (tc, test_raw_input_without_vbi_is_an_error);
+  tcase_add_test (tc, test_raw_vbi_without_single_standard_is_an_error);
   tcase_add_test (tc, test_only_the_source_offers_captions);
   return s;
 }
