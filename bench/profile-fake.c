@@ -12,6 +12,20 @@
  *   profile-fake sink-noqos N          appsrc ! fgrabsink sync=false qos=false
  *   profile-fake sink-sync N           appsrc ! fgrabsink sync=true
  *   profile-fake sink-sync-noqos N     appsrc ! fgrabsink sync=true qos=false
+ *   profile-fake floor N               floorsrc ! fakesink (bench/fgrab-floor.c)
+ *   profile-fake floor-ts N            floorsrc do-timestamp=true ! fakesink
+ *                                      (the floor of a source that stamps
+ *                                      its buffers with the clock)
+ *   profile-fake floor-write N         appsrc ! floorsink sync=false
+ *   profile-fake floor-write-qos N     appsrc ! floorsink sync=false qos=true
+ *                                      (GstBaseSink's QoS on, as in any
+ *                                      GstVideoSink)
+ *   profile-fake startup-src 1         fgrabsrc num-buffers=1 on a camera of
+ *                                      40 sizes x 8 intervals; under callgrind
+ *                                      the counts are zeroed at the
+ *                                      NULL->PLAYING request and dumped at the
+ *                                      first buffer into fakesink
+ *   profile-fake startup-rw 1          the same with v4l2src io-mode=rw
  *
  * The node is the unit tier's fake V4L2 device (tests/fakedev, loaded with
  * LD_PRELOAD), 640x360 YUYV: a capture node with a new frame always ready
@@ -22,7 +36,9 @@
  * difference gives instructions per frame without the start-up.  The sink
  * modes feed one buffer again and again from appsrc's need-data, in the
  * sink's streaming thread, as fgrab-meter --feed mem does; the paced ones
- * stamp it at 30 fps.
+ * stamp it at 30 fps.  floorsrc and floorsink are the framework's floor:
+ * what any GstPushSrc or GstBaseSink doing one read() or write() a frame
+ * costs.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -37,13 +53,28 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 
+#ifdef HAVE_VALGRIND_CALLGRIND_H
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(what)
+#endif
+
 #include "fakev4l2.h"
+#include "fgrab-floor.h"
 
 #define FAKE_PATH "/dev/fake-video0"
 #define FAKE_OUT_PATH "/dev/fake-video1"
+#define FAKE_BIG_PATH "/dev/fake-video2"
 #define W 640
 #define H 360
 #define FPS 30
+/* The capture node's rate: under callgrind a frame of the fake device
+ * takes about a tenth of a second, and at 30 fps fgrabsrc would rightly
+ * count the frames missed in between (a QoS message each, thousands of
+ * instructions a frame that vary with the machine's speed and load).  At
+ * one frame a second no frame is missed; run_pipeline reports any that is. */
+#define CAMERA_FPS 1
 
 static void
 new_camera (void)
@@ -53,7 +84,32 @@ new_camera (void)
   fake_v4l2_device_set_card (dev, "Fake camera");
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, W, H);
-  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, CAMERA_FPS);
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, W, H,
+      V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
+  fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, CAMERA_FPS);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_IMMEDIATE);
+}
+
+/* A webcam's worth of choices for start-up: 40 sizes (96x54 to 1344x756,
+ * 640x360 among them), each at 8 frame rates. */
+#define BIG_SIZES 40
+static const guint big_rates[] = { 5, 10, 15, 20, 24, 25, 30, 60 };
+
+static void
+new_big_camera (void)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_BIG_PATH, FALSE);
+  guint i;
+
+  fake_v4l2_device_set_card (dev, "Fake webcam");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
+  for (i = 1; i <= BIG_SIZES; i++)
+    fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 64 + 32 * i,
+        (64 + 32 * i) * 9 / 16 / 2 * 2);
+  for (i = 0; i < G_N_ELEMENTS (big_rates); i++)
+    fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1,
+        big_rates[i]);
   fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, W, H,
       V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
   fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, 30);
@@ -153,11 +209,34 @@ need_data_cb (GstAppSrc * src, guint length, gpointer data)
   gst_app_src_push_buffer (src, buf);
 }
 
+/* Start-up ends at the first buffer into the sink named "sink". */
+static GstPadProbeReturn
+first_buffer_cb (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  CALLGRIND_DUMP_STATS_AT ("first buffer");
+  return GST_PAD_PROBE_REMOVE;
+}
+
+static void
+watch_first_buffer (GstElement * p)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, first_buffer_cb, NULL,
+      NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+}
+
+/* @startup: callgrind counts from the NULL->PLAYING request to the first
+ * buffer into the sink named "sink" (a dump of its own). */
 static int
-run_pipeline (const char *desc, Feed * feed)
+run_pipeline (const char *desc, Feed * feed, gboolean startup)
 {
   GstElement *p = gst_parse_launch (desc, NULL);
   GstMessage *msg;
+  guint64 lost = 0;
   int ret;
 
   if (!p)
@@ -169,9 +248,20 @@ run_pipeline (const char *desc, Feed * feed)
     gst_app_src_set_callbacks (GST_APP_SRC (src), &cb, feed, NULL);
     gst_object_unref (src);
   }
+  if (startup) {
+    watch_first_buffer (p);
+    CALLGRIND_ZERO_STATS;
+  }
   gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p),
-      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  while ((msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p),
+              GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR |
+              GST_MESSAGE_QOS)) && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS) {
+    gst_message_parse_qos_stats (msg, NULL, NULL, &lost);
+    gst_message_unref (msg);
+  }
+  if (lost > 0)
+    fprintf (stderr, "profile-fake: %" G_GUINT64_FORMAT " frames reported "
+        "lost or late (QoS): the counts a frame include that work\n", lost);
   ret = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS ? 0 : 1;
   if (ret)
     fprintf (stderr, "profile-fake: %s failed\n", desc);
@@ -182,63 +272,83 @@ run_pipeline (const char *desc, Feed * feed)
 }
 
 static int
-run_src (const char *src, long n)
+run_src (const char *src, const char *path, long n, gboolean startup)
 {
-  gchar *desc = g_strdup_printf ("%s device=" FAKE_PATH " num-buffers=%ld "
-      "! fakesink sync=false", src, n);
-  int ret = run_pipeline (desc, NULL);
+  gchar *desc = g_strdup_printf ("%s device=%s num-buffers=%ld "
+      "! fakesink name=sink sync=false", src, path, n);
+  int ret = run_pipeline (desc, NULL, startup);
 
   g_free (desc);
   return ret;
 }
 
 static int
-run_sink (const char *props, long n)
+run_sink (const char *sink, const char *props, long n)
 {
   gchar *desc = g_strdup_printf ("appsrc name=feed format=time "
       "caps=video/x-raw,format=YUY2,width=%d,height=%d,framerate=%d/1 "
-      "! fgrabsink device=" FAKE_OUT_PATH " %s", W, H, FPS, props);
+      "! %s device=" FAKE_OUT_PATH " %s", W, H, FPS, sink, props);
   Feed feed = { gst_buffer_new_allocate (NULL, W * H * 2, NULL), 0, n };
   int ret;
 
   gst_buffer_memset (feed.one, 0, 0x80, W * H * 2);
-  ret = run_pipeline (desc, &feed);
+  ret = run_pipeline (desc, &feed, FALSE);
   gst_buffer_unref (feed.one);
   g_free (desc);
   return ret;
 }
 
+static int
+run_mode (const char *mode, long n)
+{
+  if (strcmp (mode, "bare") == 0)
+    return run_bare (n);
+  if (strcmp (mode, "src") == 0)
+    return run_src ("fgrabsrc", FAKE_PATH, n, FALSE);
+  if (strcmp (mode, "rw") == 0)
+    return run_src ("v4l2src io-mode=rw", FAKE_PATH, n, FALSE);
+  if (strcmp (mode, "floor") == 0)
+    return run_src ("floorsrc", FAKE_PATH, n, FALSE);
+  if (strcmp (mode, "floor-ts") == 0)
+    return run_src ("floorsrc do-timestamp=true", FAKE_PATH, n, FALSE);
+  if (strcmp (mode, "startup-src") == 0)
+    return run_src ("fgrabsrc", FAKE_BIG_PATH, n, TRUE);
+  if (strcmp (mode, "startup-rw") == 0)
+    return run_src ("v4l2src io-mode=rw", FAKE_BIG_PATH, n, TRUE);
+  if (strcmp (mode, "bare-write") == 0)
+    return run_bare_write (n, FALSE);
+  if (strcmp (mode, "bare-write-paced") == 0)
+    return run_bare_write (n, TRUE);
+  if (strcmp (mode, "sink") == 0)
+    return run_sink ("fgrabsink", "sync=false", n);
+  if (strcmp (mode, "sink-noqos") == 0)
+    return run_sink ("fgrabsink", "sync=false qos=false", n);
+  if (strcmp (mode, "sink-sync") == 0)
+    return run_sink ("fgrabsink", "sync=true", n);
+  if (strcmp (mode, "sink-sync-noqos") == 0)
+    return run_sink ("fgrabsink", "sync=true qos=false", n);
+  if (strcmp (mode, "floor-write") == 0)
+    return run_sink ("floorsink", "sync=false", n);
+  if (strcmp (mode, "floor-write-qos") == 0)
+    return run_sink ("floorsink", "sync=false qos=true", n);
+  return 2;
+}
+
 int
 main (int argc, char **argv)
 {
-  long n;
-
   if (argc != 3) {
-    fprintf (stderr, "usage: profile-fake bare|src|rw|bare-write|"
-        "bare-write-paced|sink|sink-noqos|sink-sync|sink-sync-noqos N\n");
+    fprintf (stderr, "usage: profile-fake bare|src|rw|floor|floor-ts|"
+        "bare-write|bare-write-paced|sink|sink-noqos|sink-sync|"
+        "sink-sync-noqos|floor-write|floor-write-qos|startup-src|"
+        "startup-rw N\n");
     return 2;
   }
-  n = atol (argv[2]);
   gst_init (NULL, NULL);
+  if (!fgrab_floor_register ())
+    return 1;
   new_camera ();
+  new_big_camera ();
   new_output ();
-  if (strcmp (argv[1], "bare") == 0)
-    return run_bare (n);
-  if (strcmp (argv[1], "src") == 0)
-    return run_src ("fgrabsrc", n);
-  if (strcmp (argv[1], "rw") == 0)
-    return run_src ("v4l2src io-mode=rw", n);
-  if (strcmp (argv[1], "bare-write") == 0)
-    return run_bare_write (n, FALSE);
-  if (strcmp (argv[1], "bare-write-paced") == 0)
-    return run_bare_write (n, TRUE);
-  if (strcmp (argv[1], "sink") == 0)
-    return run_sink ("sync=false", n);
-  if (strcmp (argv[1], "sink-noqos") == 0)
-    return run_sink ("sync=false qos=false", n);
-  if (strcmp (argv[1], "sink-sync") == 0)
-    return run_sink ("sync=true", n);
-  if (strcmp (argv[1], "sink-sync-noqos") == 0)
-    return run_sink ("sync=true qos=false", n);
-  return 2;
+  return run_mode (argv[1], atol (argv[2]));
 }

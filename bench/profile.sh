@@ -4,16 +4,23 @@
 # (bench/profile-fake.c says why that is a fair floor).  Reproducible: the
 # counts do not depend on the machine's load.
 #
-#   bench/profile.sh [--build-dir DIR] [capture|output] [N1 N2]
-#                                  (default both parts, 50 and 250 frames)
+#   bench/profile.sh [--build-dir DIR] [capture|output|startup] [N1 N2]
+#                                  (default every part, 50 and 250 frames)
 #
-# capture: fgrabsrc and v4l2src io-mode=rw against poll()+read().
-# output: fgrabsink unpaced against poll()+write(), fgrabsink paced by the
+# Each element's overhead is its instructions a frame minus the bare
+# loop's; the framework's floor (floorsrc, floorsink: bench/fgrab-floor.c)
+# is the least any GStreamer element pays, and fgrab's elements are given
+# as a ratio of their overhead to the floor's.
+# capture: floorsrc, fgrabsrc and v4l2src io-mode=rw against poll()+read().
+# output: floorsink and fgrabsink unpaced against poll()+write(), fgrabsink paced by the
 # clock (sync=true) against the same loop sleeping to each frame's due
 # time, each with and without QoS (GstBaseSink's QoS event upstream a
 # buffer); with the calls a frame of the C library functions that enter the
 # kernel (under TCG the clock reads are system calls too, see
 # docs/performance.md).
+# startup: instructions from the NULL->PLAYING request to the first buffer
+# of fgrabsrc and v4l2src io-mode=rw on a camera of 40 sizes x 8 frame
+# rates (callgrind's counts zeroed and dumped by profile-fake itself).
 # Needs valgrind and a build with the unit tier and the bench tools
 # (-Dtests=enabled -Dbench=enabled) in DIR (default build-prof/, set up
 # here if missing, the option turned on if not).
@@ -27,7 +34,7 @@ if [ "${1:-}" = --build-dir ]; then
 	shift 2
 fi
 part=all
-case ${1:-} in capture | output) part=$1 && shift ;; esac
+case ${1:-} in capture | output | startup) part=$1 && shift ;; esac
 n1=${1:-50} n2=${2:-250}
 cd "$top"
 command -v valgrind >/dev/null || { echo "profile.sh: install valgrind" >&2; exit 1; }
@@ -43,6 +50,7 @@ ir() { # MODE N: total instructions of one run
 	local f=$out/cg-$1-$2.out
 	LD_PRELOAD=$fake valgrind --tool=callgrind --callgrind-out-file="$f" \
 		"$prog" "$1" "$2" >"$out/cg-$1-$2.log" 2>&1
+	grep -h '^profile-fake: ' "$out/cg-$1-$2.log" | sed "s/^/$1 $2: /" >&2 || true
 	sed -n 's/^summary: //p' "$f"
 }
 declare -A per
@@ -55,6 +63,27 @@ per_frame() { # MODE...: instructions per frame of each, into per[]
 	done
 }
 d() { echo $((per[$1] - per[$2])); } # A B: per[A] - per[B]
+floor_table() { # WHAT BARE FLOOR FLOOR2 MODE=LABEL...: against the bare loop and the floors
+	local what=$1 bare=$2 floor=$3 floor2=$4 m
+	shift 4
+	echo "| $what | instructions a frame | overhead (above the bare loop) | ÷ floor's overhead | ÷ $floor2's overhead |"
+	echo "|---|---|---|---|---|"
+	for m in "$bare=bare loop" "$floor=$floor" "$floor2=$floor2" "$@"; do
+		awk -v l="${m#*=}" -v a="${per[${m%%=*}]}" -v b="${per[$bare]}" \
+			-v f="$(d "$floor" "$bare")" -v g="$(d "$floor2" "$bare")" 'BEGIN {
+			r = f > 0 ? sprintf("%.2f", (a - b) / f) : "-"
+			q = g > 0 ? sprintf("%.2f", (a - b) / g) : "-"
+			printf "| %s | %d | %d | %s | %s |\n", l, a, a - b, r, q }'
+	done
+}
+startup_ir() { # MODE: instructions from NULL->PLAYING to the first buffer
+	local f=$out/cg-$1-startup.out
+	rm -f "$f" "$f".*
+	LD_PRELOAD=$fake valgrind --tool=callgrind --callgrind-out-file="$f" \
+		"$prog" "$1" 1 >"$out/cg-$1-startup.log" 2>&1
+	[ -f "$f.1" ] || { echo "profile.sh: no dump at the first buffer ($f.1): $prog built without valgrind/callgrind.h?" >&2; exit 1; }
+	sed -n 's/^summary: //p' "$f.1"
+}
 report() { # incl MODE [BASE] | calls MODE...: from the callgrind files
 	python3 - "$out" "$n1" "$n2" "$@" <<'PY'
 import re, subprocess, sys
@@ -120,18 +149,24 @@ else:
         print("| %s | " % m + " | ".join("%.2f" % r[k] for k in used) + " |")
 PY
 }
-if [ "$part" != output ]; then
-	per_frame bare src rw
+if [ "$part" = all ] || [ "$part" = capture ]; then
+	per_frame bare floor floor-ts src rw
 	echo
-	echo "per frame above the bare loop: fgrabsrc $(d src bare), v4l2src rw $(d rw bare)"
-	echo "frame: 640x360 YUYV, 460800 bytes"
+	echo "frame: 640x360 YUYV, 460800 bytes; floor: floorsrc, floor-ts: floorsrc do-timestamp=true"
 	echo
-	echo "fgrabsrc, the functions that grow with the frame count ($n2 vs $n1 frames, inclusive):"
-	report incl src
+	floor_table capture bare floor floor-ts src=fgrabsrc "rw=v4l2src io-mode=rw"
+	echo
+	echo "fgrabsrc minus floorsrc do-timestamp=true, the functions that grow with the frame count ($n2 vs $n1 frames, inclusive, per frame):"
+	report incl src floor-ts
 	echo
 fi
-if [ "$part" != capture ]; then
-	per_frame bare-write bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
+if [ "$part" = all ] || [ "$part" = output ]; then
+	per_frame bare-write floor-write floor-write-qos bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
+	echo
+	echo "floor-write: floorsink sync=false, floor-write-qos: the same with qos=true (fgrabsink's default)"
+	echo
+	floor_table "output, unpaced (sync=false)" bare-write floor-write floor-write-qos \
+		sink=fgrabsink "sink-noqos=fgrabsink qos=false"
 	echo
 	echo "per frame above the bare write loop: fgrabsink unpaced $(d sink bare-write)," \
 		"unpaced without QoS $(d sink-noqos bare-write)," \
@@ -140,11 +175,25 @@ if [ "$part" != capture ]; then
 		"fgrabsink $(d sink-sync sink), fgrabsink without QoS $(d sink-sync-noqos sink)"
 	echo "frame: 640x360 YUYV, 460800 bytes, 30 fps when paced"
 	echo
-	report calls bare-write bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
+	report calls bare-write floor-write bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
+	echo
+	echo "fgrabsink minus floorsink qos=true (unpaced), the functions that grow with the frame count (inclusive, per frame):"
+	report incl sink floor-write-qos
 	echo
 	echo "fgrabsink paced minus unpaced, the functions that grow with the frame count (inclusive, per frame):"
 	report incl sink-sync sink
 	echo
 	echo "fgrabsink with QoS minus without (unpaced), the same:"
 	report incl sink sink-noqos
+fi
+if [ "$part" = all ] || [ "$part" = startup ]; then
+	# the first frame's read is the fake device's work, as in the bare loop
+	[ -n "${per[bare]:-}" ] || per_frame bare >/dev/null
+	a=$(startup_ir startup-src) b=$(startup_ir startup-rw)
+	echo
+	echo "start-up, NULL->PLAYING to the first buffer, YUYV at 40 sizes x 8 frame rates:"
+	echo "| element | instructions | without the first frame's read (the bare loop's ${per[bare]} a frame) |"
+	echo "|---|---|---|"
+	echo "| fgrabsrc | $a | $((a - per[bare])) |"
+	echo "| v4l2src io-mode=rw | $b | $((b - per[bare])) |"
 fi

@@ -53,26 +53,26 @@ fgrab_frame_clock_configure (FgrabFrameClock * fc, gboolean stream,
   fc->period = period;
 }
 
-/* The running time at which the frame just read began. */
+/* The running time at which the frame just read began.  The clock is read
+ * under the object lock, as GstBaseSrc's do-timestamp reads it: the lock
+ * keeps the element's clock alive, so no reference is taken and dropped
+ * for every frame. */
 static GstClockTime
 frame_pts (FgrabFrameClock * fc)
 {
   GstClock *clock;
-  GstClockTime base, now, pts;
+  GstClockTime base = 0, now = 0, pts;
 
-  /* the clock and the base time in one look under the lock, as
-   * gst_element_get_clock() and gst_element_get_base_time() take it each */
   GST_OBJECT_LOCK (fc->element);
   clock = GST_ELEMENT_CLOCK (fc->element);
-  if (clock)
-    gst_object_ref (clock);
-  base = fc->element->base_time;
+  if (clock) {
+    now = gst_clock_get_time (clock);
+    base = fc->element->base_time;
+  }
   GST_OBJECT_UNLOCK (fc->element);
 
   if (clock == NULL)
     return GST_CLOCK_TIME_NONE;
-  now = gst_clock_get_time (clock);
-  gst_object_unref (clock);
   pts = now > base ? now - base : 0;
   if (GST_CLOCK_TIME_IS_VALID (fc->period))
     pts = pts > fc->period ? pts - fc->period : 0;

@@ -187,13 +187,15 @@ setup_downstream_pool (FgrabSrcAlloc * alloc, GstBufferPool * pool,
   return pool;
 }
 
-/* A pool of our own, or NULL after posting an error. */
+/* A pool of our own, or NULL after posting an error.  A GstVideoBufferPool
+ * only where its video meta is wanted: without the option it makes the
+ * same buffers as a plain pool, and the plain one is cheaper a frame
+ * (GstBufferPool's type checks take a slow path for a subclass). */
 static GstBufferPool *
 new_pool (FgrabSrcAlloc * alloc, GstCaps * caps, guint size, guint min,
     guint max, gboolean video_meta)
 {
-  gboolean video = alloc->kind == FGRAB_FORMAT_KIND_RAW && !alloc->add_meta;
-  GstBufferPool *pool = video ? gst_video_buffer_pool_new () :
+  GstBufferPool *pool = video_meta ? gst_video_buffer_pool_new () :
       gst_buffer_pool_new ();
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
