@@ -910,6 +910,22 @@ capture_run (const gchar * src_props, const gchar * downstream, Capture * c)
   gst_object_unref (pipeline);
 }
 
+/* A camera at 1 frame a second, for the tests that count lost frames and
+ * DISCONT flags.  The fake device hands frames over at once, so the time
+ * between two buffers is the pipeline's own: at 30 fps a 50 ms pause at
+ * the first push (memcheck's slowdown) would count as a lost frame, at
+ * 1 fps only a pause of 1.5 s would.  Run with STEADY_SINK downstream. */
+static FakeV4l2Device *
+new_steady_camera (void)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+
+  fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 1);
+  return dev;
+}
+
+#define STEADY_SINK "video/x-raw,framerate=1/1 ! fakesink sync=false"
+
 static void
 capture_clear (Capture * c)
 {
@@ -1020,13 +1036,13 @@ GST_END_TEST;
  * DISCONT; the frames after them are whole and aligned. */
 GST_START_TEST (test_short_frames_are_dropped_next_is_discont)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  FakeV4l2Device *dev = new_steady_camera ();
   Capture c;
 
   fake_v4l2_device_set_frame_payload (dev, 1, 1000);
   fake_v4l2_device_set_frame_payload (dev, 2, 320 * 240 * 2 - 1);
   fake_v4l2_device_set_frame_payload (dev, 5, 5000);
-  capture_run ("num-buffers=5", "fakesink", &c);
+  capture_run ("num-buffers=5", STEADY_SINK, &c);
 
   fail_unless_equals_int (c.buffers->len, 5);
   check_captured (&c, dev, 0, 0, 0, TRUE);
@@ -1051,13 +1067,13 @@ GST_END_TEST;
  * forever. */
 GST_START_TEST (test_empty_reads_in_a_row_end_the_stream)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  FakeV4l2Device *dev = new_steady_camera ();
   Capture c;
   guint i;
 
   for (i = 2; i < 40; i++)
     fake_v4l2_device_set_frame_payload (dev, i, 0);
-  capture_run ("num-buffers=10", "fakesink", &c);
+  capture_run ("num-buffers=10", STEADY_SINK, &c);
 
   fail_unless_equals_int (c.buffers->len, 2);
   check_captured (&c, dev, 0, 0, 0, TRUE);
@@ -1071,12 +1087,12 @@ GST_END_TEST;
 
 GST_START_TEST (test_empty_frame_is_dropped_not_end_of_stream)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  FakeV4l2Device *dev = new_steady_camera ();
   Capture c;
   guint i;
 
   fake_v4l2_device_set_frame_payload (dev, 2, 0);
-  capture_run ("num-buffers=10", "fakesink", &c);
+  capture_run ("num-buffers=10", STEADY_SINK, &c);
 
   fail_unless_equals_int (c.buffers->len, 10);
   check_captured (&c, dev, 0, 0, 0, TRUE);
@@ -1095,7 +1111,7 @@ GST_END_TEST;
  * payload: frames of the payload are whole, none is dropped. */
 GST_START_TEST (test_frame_without_sizeimage_padding_is_whole)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  FakeV4l2Device *dev = new_steady_camera ();
   Capture c;
   guint i;
 
@@ -1103,7 +1119,7 @@ GST_START_TEST (test_frame_without_sizeimage_padding_is_whole)
   fake_v4l2_device_set_padding (dev, 0, 2048);
   for (i = 0; i < 4; i++)
     fake_v4l2_device_set_frame_payload (dev, i, 320 * 240 * 2);
-  capture_run ("num-buffers=4", "fakesink", &c);
+  capture_run ("num-buffers=4", STEADY_SINK, &c);
 
   fail_unless_equals_int (c.buffers->len, 4);
   for (i = 0; i < 4; i++) {
@@ -1269,11 +1285,11 @@ GST_END_TEST;
  * again). */
 GST_START_TEST (test_eio_reopens_device_once_and_goes_on)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  FakeV4l2Device *dev = new_steady_camera ();
   Capture c;
 
   fake_v4l2_device_inject_io_error (dev, EIO, 2, 1);
-  capture_run ("num-buffers=4", "fakesink", &c);
+  capture_run ("num-buffers=4", STEADY_SINK, &c);
 
   fail_unless_equals_int (c.buffers->len, 4);
   check_captured (&c, dev, 0, 0, 0, TRUE);
