@@ -8,6 +8,9 @@
                             each) as a sliced VBI node's read() gives them, or
                             v4l2-ctl --stream-to writes them
   cc-text.py s334 FILE      FILE: s334-1a triplets (fgrabsrc's caption buffers)
+  cc-text.py pairs FILE     FILE: s334-1a triplets; prints the field-1 byte
+                            pairs that are not padding, one a line in hex, so
+                            that two stages of a pipeline can be compared
   cc-text.py check FILE     FILE: captions one a line (the output of the
                             above); checks them against the two captions
                             vivid sends (vivid-vbi-gen.c): each must be one
@@ -106,6 +109,11 @@ def main():
             sys.exit(0 if check([l.rstrip("\n") for l in f if l.strip()]) else 1)
     with open(path, "rb") as f:
         data = f.read()
+    if mode == "pairs":
+        for b1, b2 in field1_pairs_from_s334(data):
+            if (b1, b2) != (0x80, 0x80):
+                print("%02x %02x" % (b1, b2))
+        return
     pairs = (field1_pairs_from_records(data) if mode == "records"
              else field1_pairs_from_s334(data))
     for caption in captions(pairs):

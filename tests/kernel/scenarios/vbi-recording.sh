@@ -1,0 +1,103 @@
+#!/bin/bash
+# Video and closed captions recorded together from vivid (issue 24): two
+# fgrabsrc, one on the video node and one on the sliced VBI node, combined by
+# cccombiner, the captions written into H.264 by x264enc, Matroska. The
+# captions are then read back from the file twice (GStreamer: h264parse,
+# ccextractor; FFmpeg: its caption decoder) and compared with what fgrabsrc
+# pushed, pair by pair, and with what the driver sends (vivid-vbi-gen.c:
+# "Hello world!" and "Closed captions test", read here by v4l2-ctl).
+# Stages compared (field-1 byte pairs that are not padding, cc-text.py pairs):
+#   in.s334        what fgrabsrc pushed (tee before the caption pad)
+#   combined.s334  what cccombiner put on the video frames (tee after it)
+#   file.s334      what the recording carries (read back by GStreamer)
+#@vivid: n_devs=1 node_types=0x109
+#@v4l2loopback: none
+# shellcheck source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+VID=/dev/video0
+VBI=/dev/vbi0
+CCTEXT="$KT_PYTHON $KT_DIR/cc-text.py"
+FRAMES=${FGRAB_REC_FRAMES:-150}
+export GST_DEBUG_NO_COLOR=1
+require_element fgrabsrc
+require_element cccombiner
+require_element ccextractor
+require_element x264enc
+[ -c "$VBI" ] || fatal "$VBI missing: vivid without its VBI capture node"
+
+v4l2-ctl -d $VID -i 1 -s ntsc >/dev/null || fatal "cannot select TV/NTSC on $VID"
+v4l2-ctl -d $VBI --set-fmt-sliced-vbi=cc >/dev/null
+
+# s334 SINKNAME: the caption branch after a tee of captioned video
+extract_s334() {
+	echo "ccextractor ! ccconverter ! closedcaption/x-cea-608,format=s334-1a ! filesink location=$1"
+}
+
+section "what the driver sends (v4l2-ctl on the sliced VBI node)"
+set +e
+timeout -k 5 60 v4l2-ctl -d $VBI --set-fmt-sliced-vbi=cc --stream-mmap \
+	--stream-count=$FRAMES --stream-to="$KT_WORK/ref.vbi" >"$KT_LOGS/v4l2-ctl.log" 2>&1
+rc=$?
+set -e
+expect_eq "v4l2-ctl exit" "$rc" 0
+$CCTEXT records "$KT_WORK/ref.vbi" >"$KT_WORK/driver.txt"
+info "driver sent: $(tr '\n' '|' <"$KT_WORK/driver.txt")"
+
+section "recording: video and captions (cccombiner, x264enc, Matroska)"
+REC=$KT_WORK/rec.mkv
+GST_DEBUG=fgrabsrc:4,cccombiner:4 gst rec 200 -e \
+	fgrabsrc device=$VBI input=1 norm=NTSC num-buffers=$FRAMES ! tee name=ti ! \
+	queue ! filesink location="$KT_WORK/in.s334" ti. ! queue ! \
+	ccconverter ! closedcaption/x-cea-708,format=cc_data ! c.caption \
+	fgrabsrc device=$VID input=1 norm=NTSC num-buffers=$FRAMES ! \
+	video/x-raw,width=160,height=120 ! \
+	queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! \
+	cccombiner name=c ! tee name=tc ! queue ! $(extract_s334 "$KT_WORK/combined.s334") \
+	tc. ! queue ! videoconvert ! \
+	x264enc speed-preset=ultrafast tune=zerolatency key-int-max=30 ! \
+	h264parse ! matroskamux ! filesink location="$REC"
+expect_eq "recording exit" "$KT_RC" 0
+grep -E 'frames captured|lost|cccombiner' "$KT_LOG" | sed 's/^/      /' | head -20 || true
+[ "$KT_RC" = 0 ] || show_log "$KT_LOG"
+
+section "the captions read back from the recording"
+gst readback 60 filesrc location="$REC" ! matroskademux ! h264parse ! \
+	$(extract_s334 "$KT_WORK/file.s334")
+expect_eq "read-back exit" "$KT_RC" 0
+set +e
+timeout -k 5 60 ffmpeg -nostdin -y -loglevel error -f lavfi \
+	-i "movie=${REC}[out0+subcc]" -map 0:s -c:s srt "$KT_WORK/rec.srt" \
+	>"$KT_LOGS/ffmpeg.log" 2>&1
+rc=$?
+set -e
+expect_eq "ffmpeg caption extraction exit" "$rc" 0
+
+for stage in in combined file; do
+	$CCTEXT pairs "$KT_WORK/$stage.s334" >"$KT_WORK/$stage.pairs"
+	$CCTEXT s334 "$KT_WORK/$stage.s334" >"$KT_WORK/$stage.txt"
+	info "$stage: $(wc -l <"$KT_WORK/$stage.pairs") pairs: $(tr '\n' '|' <"$KT_WORK/$stage.txt")"
+done
+# FFmpeg's SRT: the caption lines without its styling
+grep -v -e '-->' -e '^[0-9]*\r*$' "$KT_WORK/rec.srt" |
+	sed -e 's/<[^>]*>//g' -e 's/{[^}]*}//g' -e 's/\r$//' >"$KT_WORK/ffmpeg.txt"
+info "ffmpeg: $(tr '\n' '|' <"$KT_WORK/ffmpeg.txt")"
+set +e
+$CCTEXT check "$KT_WORK/file.txt" | sed 's/^/      /'
+rc=${PIPESTATUS[0]}
+set -e
+expect_eq "the recording's captions are vivid's" "$rc" 0
+# every caption of the recording is one the driver sent whole
+missing=$(sort -u "$KT_WORK/file.txt" | grep -vxF -f "$KT_WORK/driver.txt" || true)
+expect_eq "the recording's captions are among the driver's" "$missing" ""
+expect_eq "FFmpeg reads the same captions" "$(tr "\n" "|" <"$KT_WORK/ffmpeg.txt")" "$(tr "\n" "|" <"$KT_WORK/file.txt")"
+for stage in combined file; do
+	if diff "$KT_WORK/in.pairs" "$KT_WORK/$stage.pairs" >"$KT_WORK/$stage.diff"; then
+		pass "$stage: the pairs fgrabsrc pushed, none lost, none added"
+	else
+		fail "$stage: pairs differ from fgrabsrc's"
+		sed 's/^/      /' "$KT_WORK/$stage.diff" | head -30
+	fi
+done
+
+kt_finish
