@@ -20,48 +20,17 @@
 #@v4l2loopback: none
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source=../vbi-lib.sh
+source "$KT_DIR/vbi-lib.sh"
 
-VID=/dev/video0
-VBI=/dev/vbi0
-CCTEXT="$KT_PYTHON $KT_DIR/cc-text.py"
 export GST_DEBUG_NO_COLOR=1
-require_element fgrabsrc
 require_element cccombiner
 require_element x264enc
-[ -c "$VBI" ] || fatal "$VBI missing: vivid without its VBI capture node"
 info "$(v4l2-ctl -d $VBI --info 2>&1 | grep -E 'Sliced VBI Capture|Read/Write' | tr -s ' ' | tr '\n' ';')"
-
-# both nodes on the TV input under NTSC before anything streams (vivid
-# refuses a new input or standard while one of its queues is busy)
-v4l2-ctl -d $VID -i 1 -s ntsc >/dev/null || fatal "cannot select TV/NTSC on $VID"
-
-# captions FILE: the caption texts of a cc-text.py output, joined by '|'
-captions() { tr '\n' '|' <"$1" | sed 's/|$//'; }
-
-# expect_vivid_captions DESC FILE: FILE's captions are vivid's two, at least
-# one whole; a frame vivid dropped under TCG (the reader was late) costs a
-# caption a character pair, which cc-text.py check names
-expect_vivid_captions() {
-	local out rc
-	set +e
-	out=$($CCTEXT check "$2" 2>&1)
-	rc=$?
-	set -e
-	printf '%s\n' "$out" | sed 's/^/      /'
-	if [ "$rc" = 0 ]; then pass "$1"; else fail "$1"; fi
-}
+vbi_select_ntsc_tv
 
 section "what the driver sends (v4l2-ctl on the sliced VBI node)"
-REF=$KT_WORK/ref.vbi
-set +e
-timeout -k 5 60 v4l2-ctl -d $VBI --set-fmt-sliced-vbi=cc --stream-mmap \
-	--stream-count=100 --stream-to="$REF" >"$KT_LOGS/v4l2-ctl.log" 2>&1
-rc=$?
-set -e
-expect_eq "v4l2-ctl exit" "$rc" 0
-$CCTEXT records "$REF" >"$KT_WORK/ref.txt"
-DRIVER=$(captions "$KT_WORK/ref.txt")
-info "driver sent: $DRIVER"
+vbi_driver_captions 100 "$KT_WORK/ref.txt"
 expect_vivid_captions "v4l2-ctl reads vivid's captions" "$KT_WORK/ref.txt"
 
 section "fgrabsrc on the VBI node: s334-1a caption buffers"
