@@ -24,25 +24,23 @@ require_element ccextractor
 require_element x264enc
 vbi_select_ntsc_tv
 
-# extract_s334 FILE: the branch that writes the captions of captioned
-# video to FILE as s334-1a
-extract_s334() {
-	echo "ccextractor ! ccconverter ! closedcaption/x-cea-608,format=s334-1a ! filesink location=$1"
-}
+# the branch that writes the captions of captioned video as s334-1a; its
+# filesink takes a location= after it
+EXTRACT_S334=(ccextractor ! ccconverter ! "closedcaption/x-cea-608,format=s334-1a" ! filesink)
 
 section "what the driver sends (v4l2-ctl on the sliced VBI node)"
-vbi_driver_captions $FRAMES "$KT_WORK/driver.txt"
+vbi_driver_captions "$FRAMES" "$KT_WORK/driver.txt"
 
 section "recording: video and captions (cccombiner, x264enc, Matroska)"
 REC=$KT_WORK/rec.mkv
 GST_DEBUG=fgrabsrc:4,cccombiner:4 gst rec 200 -e \
-	fgrabsrc device=$VBI input=1 norm=NTSC num-buffers=$FRAMES ! tee name=ti ! \
+	fgrabsrc device=$VBI input=1 norm=NTSC num-buffers="$FRAMES" ! tee name=ti ! \
 	queue ! filesink location="$KT_WORK/in.s334" ti. ! queue ! \
 	ccconverter ! closedcaption/x-cea-708,format=cc_data ! c.caption \
-	fgrabsrc device=$VID input=1 norm=NTSC num-buffers=$FRAMES ! \
+	fgrabsrc device=$VID input=1 norm=NTSC num-buffers="$FRAMES" ! \
 	video/x-raw,width=160,height=120 ! \
 	queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! \
-	cccombiner name=c ! tee name=tc ! queue ! $(extract_s334 "$KT_WORK/combined.s334") \
+	cccombiner name=c ! tee name=tc ! queue ! "${EXTRACT_S334[@]}" location="$KT_WORK/combined.s334" \
 	tc. ! queue ! videoconvert ! \
 	x264enc speed-preset=ultrafast tune=zerolatency key-int-max=30 ! \
 	h264parse ! matroskamux ! filesink location="$REC"
@@ -52,7 +50,7 @@ grep -E 'frames captured|lost|cccombiner' "$KT_LOG" | sed 's/^/      /' | head -
 
 section "the captions read back from the recording"
 gst readback 60 filesrc location="$REC" ! matroskademux ! h264parse ! \
-	$(extract_s334 "$KT_WORK/file.s334")
+	"${EXTRACT_S334[@]}" location="$KT_WORK/file.s334"
 expect_eq "read-back exit" "$KT_RC" 0
 set +e
 timeout -k 5 60 ffmpeg -nostdin -y -loglevel error -f lavfi \
