@@ -218,5 +218,16 @@ if [ "$passed" -eq 0 ]; then
   status=1
 fi
 
+# The tests that failed, by name, next to the totals: a CI log is often
+# read from its end.  meson's result lines and the package test's TAP.
+failed_tests () {
+  grep -hE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|SKIP|UNEXPECTEDPASS) ' "${outputs[@]}" 2>/dev/null |
+    awk '{ print "  " $4 " " $5 }'
+  grep -h '^not ok ' "${outputs[@]}" 2>/dev/null | sed 's/^/  /'
+}
+if [ "$failed" -gt 0 ]; then
+  echo "failed:"
+  failed_tests
+fi
 echo "$passed passed, $failed failed"
 exit "$status"
