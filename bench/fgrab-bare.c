@@ -34,6 +34,10 @@
  *                       buffer pool of N)
  *   --seq               write: stamp a 64-bit counter into each frame's first
  *                       8 bytes; read: count lost frames from that counter
+ *   --stamp             write: --seq, and the monotonic time of each write()
+ *                       in the next 8 bytes (fgrab-bench.h)
+ *   --latency           read: each frame's delay from that stamp to the
+ *                       return of its read(), after the warm-up frames
  *   --from FILE         write: read() each frame from FILE first (looped),
  *                       as a player of raw frames does
  *   --stall-every K --stall-periods P
@@ -73,6 +77,8 @@ typedef struct
   long frames;
   long warmup;
   int seq;
+  int stamp;
+  int latency;
   int io_first;
   double idle_end;
   int poll_timeout_ms;
@@ -97,7 +103,7 @@ usage (void)
 {
   fprintf (stderr, "usage: fgrab-bare read|write DEV [--fmt WxH[:FOURCC]] "
       "[--fps N] [--set-parm] [--seconds S] [--frames N] [--warmup N] "
-      "[--seq] [--io-first] [--poll-timeout-ms N] [--idle-end S] [--align N] "
+      "[--seq] [--stamp] [--latency] [--io-first] [--poll-timeout-ms N] [--idle-end S] [--align N] "
       "[--page-offset N] [--buffers N] [--from FILE] "
       "[--stall-every K --stall-periods P]\n");
   exit (2);
@@ -128,6 +134,14 @@ parse (Options * o, int argc, char **argv)
 
     if (strcmp (a, "--seq") == 0) {
       o->seq = 1;
+      continue;
+    }
+    if (strcmp (a, "--stamp") == 0) {
+      o->seq = o->stamp = 1;
+      continue;
+    }
+    if (strcmp (a, "--latency") == 0) {
+      o->latency = 1;
       continue;
     }
     if (strcmp (a, "--io-first") == 0) {
@@ -290,7 +304,8 @@ main (int argc, char **argv)
   double t_start, t_first = 0, t_last = 0, t_warm = 0;
   double c_first = 0, c_warm = 0, c_last = 0, period;
   BenchSplit s_warm = { 0 }, s_last = { 0 };
-  char split[128];
+  char split[128], lats[128] = "";
+  BenchLatency lat = { 0 };
   long maxrss = 0;
   long n = 0, lost_seq = 0, stalls = 0;
   int idle = 0;
@@ -363,6 +378,11 @@ main (int argc, char **argv)
       }
       if (o.fps > 0 && n > 0)
         sleep_until (t_first + n * period);
+      if (o.stamp) {
+        uint64_t now = bench_now_ns ();
+
+        memcpy (buf + BENCH_STAMP_OFFSET, &now, sizeof (now));
+      }
     }
     if (do_frame (fd, &o, buf, size, timeout_ms, n > 0 && o.idle_end > 0 ?
             t_last + o.idle_end : 0) == 0) {
@@ -371,6 +391,8 @@ main (int argc, char **argv)
     }
     t = bench_now_s ();
     n++;
+    if (!o.write && o.latency && n > o.warmup)
+      bench_latency_add (&lat, buf);
     if (!o.write && o.seq) {
       uint64_t s;
 
@@ -402,15 +424,17 @@ main (int argc, char **argv)
   c_last = bench_split (&s_last, &maxrss);
   bench_split_format (split, sizeof (split), &s_warm, &s_last,
       n - o.warmup - 1);
+  if (o.latency)
+    bench_latency_format (lats, sizeof (lats), &lat);
 
   /* See the header of bench/fgrab-meter.c for the meaning of each key. */
   printf ("frames=%ld warmup=%ld span_s=%.6f ttfb_ms=%.3f "
       "startup_cpu_ms=%.3f cpu_ms=%.3f cpu_per_frame_us=%.3f maxrss_kb=%ld "
-      "frame_bytes=%zu stalls=%ld page_off=%u%s", n, o.warmup,
+      "frame_bytes=%zu stalls=%ld page_off=%u%s%s", n, o.warmup,
       t_last - t_first, (t_first - t_start) * 1e3, c_first * 1e3,
       (c_last - c_warm) * 1e3,
       n > o.warmup + 1 ? (c_last - c_warm) * 1e6 / (n - o.warmup - 1) : 0.0,
-      maxrss, size, stalls, (unsigned) ((uintptr_t) buf & 4095), split);
+      maxrss, size, stalls, (unsigned) ((uintptr_t) buf & 4095), split, lats);
   if (idle)
     printf (" ended=idle");
   if (!o.write && o.seq)

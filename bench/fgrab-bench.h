@@ -6,7 +6,10 @@
 #ifndef FGRAB_BENCH_H
 #define FGRAB_BENCH_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -18,6 +21,67 @@ bench_now_s (void)
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Latency frames: the writer (fgrab-bare write --stamp) puts the monotonic
+ * time of each write(), in nanoseconds, into bytes 8-15 of the frame,
+ * after the frame counter of --seq; a reader takes the difference to its
+ * own clock when the frame reaches it (the same clock in one machine). */
+#define BENCH_STAMP_OFFSET 8
+
+static inline uint64_t
+bench_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* The delays of the frames a reader saw, in milliseconds. */
+typedef struct
+{
+  double *ms;
+  long n, cap;
+} BenchLatency;
+
+/* One frame's delay from the stamp in @frame (at least 16 bytes). */
+static inline void
+bench_latency_add (BenchLatency * lat, const unsigned char *frame)
+{
+  uint64_t stamp, now = bench_now_ns ();
+
+  memcpy (&stamp, frame + BENCH_STAMP_OFFSET, sizeof (stamp));
+  if (lat->n == lat->cap) {
+    lat->cap = lat->cap ? 2 * lat->cap : 1024;
+    lat->ms = realloc (lat->ms, lat->cap * sizeof (double));
+    if (!lat->ms)
+      abort ();
+  }
+  lat->ms[lat->n++] = ((double) now - (double) stamp) / 1e6;
+}
+
+static int
+bench_cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The keys lat_frames, lat_med_ms, lat_p95_ms and lat_max_ms, with a
+ * leading space (nearest-rank percentiles); sorts @lat. */
+static inline int
+bench_latency_format (char *out, size_t len, BenchLatency * lat)
+{
+  long n = lat->n;
+
+  if (n < 1)
+    return snprintf (out, len, " lat_frames=0");
+  qsort (lat->ms, n, sizeof (double), bench_cmp_double);
+  return snprintf (out, len, " lat_frames=%ld lat_med_ms=%.3f lat_p95_ms=%.3f"
+      " lat_max_ms=%.3f", n, lat->ms[(n - 1) / 2],
+      lat->ms[(95 * n + 99) / 100 - 1], lat->ms[n - 1]);
 }
 
 /* What the CPU time of the steady state is made of, between two samples:

@@ -5,6 +5,9 @@
  *
  * The pipeline must have an element named "meter": its sink pad is where
  * frames are counted (a fakesink after a source, or the sink under test).
+ * Elements named "meter1" to "meter7" are counted with it, as branches of
+ * one measurement (several devices in one process): the frames, CPU time
+ * and the time limit are the branches' together.
  * An appsrc named "feed" is fed by fgrab-meter itself:
  *   --feed mem          the same buffer (one allocation) again and again,
  *                       as the bare write loop does, pushed from appsrc's
@@ -24,6 +27,9 @@
  *   --fps F             the nominal frame rate (stall length)
  *   --seq               count lost frames from a 64-bit counter in the
  *                       first 8 bytes of each frame (fgrab-bare write --seq)
+ *   --latency           each frame's delay from the time stamped into it
+ *                       (fgrab-bare write --stamp) to its arrival at the
+ *                       meter pad, after the warm-up frames
  *   --stall-every K --stall-periods P
  *                       the meter pad sleeps P frame periods after every
  *                       K-th frame: a consumer that stalls now and then
@@ -51,6 +57,10 @@
  *   seq_first, seq_last, seq_lost   with --seq
  *   rendered, dropped when the meter is a sink: GstBaseSink's own count of
  *                     the buffers it rendered and dropped (late)
+ *   lat_frames, lat_med_ms, lat_p95_ms, lat_max_ms   with --latency
+ *   meters, meter_lost  with more than one meter: how many, and the frames
+ *                     they lost together against --fps by the wall clock
+ *                     (each branch: round(span * fps) + 1 - frames)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -71,13 +81,26 @@
 
 /* A contender that has not delivered a frame by then never will. */
 #define FIRST_FRAME_TIMEOUT 20
+#define MAX_METERS 8
 
+typedef struct _Meter Meter;
+
+/* One meter pad's own count. */
 typedef struct
+{
+  Meter *m;
+  GstElement *element;
+  gint64 n;
+  gdouble t_first, t_last;
+} Branch;
+
+struct _Meter
 {
   gdouble seconds;
   gint64 warmup;
   gdouble fps;
   gboolean seq;
+  gboolean latency;
   gint64 stall_every;
   gdouble stall_periods;
   gchar *feed;
@@ -95,7 +118,11 @@ typedef struct
   volatile gint stop;
   gint exit_code;
 
-  /* meter, touched only from the meter pad's streaming thread until done */
+  /* the meters, counted under the lock (one streaming thread a branch) */
+  GMutex lock;
+  Branch branch[MAX_METERS];
+  gint n_branches;
+  BenchLatency lat;
   gint64 n;
   gdouble t_request, t_first, t_last;
   gdouble c_first, c_warm, c_last;
@@ -106,7 +133,7 @@ typedef struct
   guint page_off;
   glong maxrss;
   gboolean done;
-} Meter;
+};
 
 static gboolean
 quit_idle (gpointer data)
@@ -115,17 +142,29 @@ quit_idle (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static GstPadProbeReturn
-meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+/* Counts a frame at a meter; FALSE once the measurement is done. */
+static gboolean
+count_frame (Branch * b, GstBuffer * buf)
 {
-  Meter *m = data;
-  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  Meter *m = b->m;
   gdouble t;
 
   if (m->done)
-    return GST_PAD_PROBE_DROP;
+    return FALSE;
   t = bench_now_s ();
+  if (b->n++ == 0)
+    b->t_first = t;
+  b->t_last = t;
   m->n++;
+  if (m->latency && m->n > m->warmup) {
+    GstMapInfo map;
+
+    if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
+      if (map.size >= BENCH_STAMP_OFFSET + 8)
+        bench_latency_add (&m->lat, map.data);
+      gst_buffer_unmap (buf, &map);
+    }
+  }
   m->frame_bytes = gst_buffer_get_size (buf);
   if (m->seq) {
     guint64 s = 0;
@@ -156,13 +195,73 @@ meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     m->done = TRUE;
     g_atomic_int_set (&m->stop, 1);
     g_idle_add (quit_idle, m);
-    return GST_PAD_PROBE_OK;
   }
-  if (m->stall_every > 0 && m->n % m->stall_every == 0) {
+  return TRUE;
+}
+
+static GstPadProbeReturn
+meter_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Branch *b = data;
+  Meter *m = b->m;
+  gboolean counted, stall;
+
+  g_mutex_lock (&m->lock);
+  counted = count_frame (b, GST_PAD_PROBE_INFO_BUFFER (info));
+  stall = counted && !m->done && m->stall_every > 0 &&
+      m->n % m->stall_every == 0;
+  if (stall)
     m->stalls++;
+  g_mutex_unlock (&m->lock);
+  if (stall)
     g_usleep ((gulong) (m->stall_periods / m->fps * 1e6));
+  return counted ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP;
+}
+
+/* The meters' frames lost together against --fps (see the header). */
+static gint64
+meters_lost (Meter * m)
+{
+  gint64 lost = 0;
+  gint i;
+
+  for (i = 0; i < m->n_branches; i++) {
+    Branch *b = &m->branch[i];
+    gint64 expected = b->n ?
+        (gint64) ((b->t_last - b->t_first) * m->fps + 0.5) + 1 : 0;
+
+    lost += MAX (expected - b->n, 0);
   }
-  return GST_PAD_PROBE_OK;
+  return lost;
+}
+
+/* The probes on "meter" and "meter1".."meter7"; FALSE without "meter". */
+static gboolean
+add_meters (Meter * m)
+{
+  gint i;
+
+  for (i = 0; i < MAX_METERS; i++) {
+    gchar *name = i ? g_strdup_printf ("meter%d", i) : g_strdup ("meter");
+    GstElement *e = gst_bin_get_by_name (GST_BIN (m->pipeline), name);
+    GstPad *pad;
+
+    g_free (name);
+    if (!e) {
+      if (i == 0)
+        return FALSE;
+      continue;
+    }
+    m->branch[m->n_branches].m = m;
+    m->branch[m->n_branches].element = e;
+    pad = gst_element_get_static_pad (e, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, meter_probe,
+        &m->branch[m->n_branches], NULL);
+    gst_object_unref (pad);
+    m->n_branches++;
+  }
+  m->meter = m->branch[0].element;
+  return TRUE;
 }
 
 /* The feed's frame period, or exits on bad --caps. */
@@ -353,13 +452,12 @@ main (int argc, char **argv)
   gchar *desc;
   GError *err = NULL;
   GOptionContext *ctx;
-  GstElement *meter;
-  GstPad *pad;
   GOptionEntry entries[] = {
     {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &m.seconds, "run time", "S"},
     {"warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "warm-up frames", "N"},
     {"fps", 0, 0, G_OPTION_ARG_DOUBLE, &m.fps, "nominal rate", "F"},
     {"seq", 0, 0, G_OPTION_ARG_NONE, &m.seq, "count lost frames", NULL},
+    {"latency", 0, 0, G_OPTION_ARG_NONE, &m.latency, "frame delays", NULL},
     {"stall-every", 0, 0, G_OPTION_ARG_STRING, &stall_every, "stall", "K"},
     {"stall-periods", 0, 0, G_OPTION_ARG_DOUBLE, &m.stall_periods, "", "P"},
     {"feed", 0, 0, G_OPTION_ARG_STRING, &m.feed, "appsrc feed", "MODE"},
@@ -390,15 +488,11 @@ main (int argc, char **argv)
     g_print ("error=\"parse\"\n");
     return 1;
   }
-  meter = gst_bin_get_by_name (GST_BIN (m.pipeline), "meter");
-  if (!meter) {
+  g_mutex_init (&m.lock);
+  if (!add_meters (&m)) {
     g_printerr ("fgrab-meter: no element named meter\n");
     return 2;
   }
-  pad = gst_element_get_static_pad (meter, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, meter_probe, &m, NULL);
-  gst_object_unref (pad);
-  m.meter = meter;
   m.appsrc = gst_bin_get_by_name (GST_BIN (m.pipeline), "feed");
   if (m.appsrc) {
     GstCaps *caps;
@@ -489,6 +583,15 @@ main (int argc, char **argv)
         (m.c_last - m.c_warm) * 1e3,
         steady > 0 ? (m.c_last - m.c_warm) * 1e6 / steady : 0.0, m.maxrss,
         m.frame_bytes, m.stalls, m.page_off, split);
+    if (m.latency) {
+      gchar lat[128];
+
+      bench_latency_format (lat, sizeof (lat), &m.lat);
+      g_print ("%s", lat);
+    }
+    if (m.n_branches > 1)
+      g_print (" meters=%d meter_lost=%" G_GINT64_FORMAT, m.n_branches,
+          meters_lost (&m));
     if (m.seq)
       g_print (" seq_first=%" G_GUINT64_FORMAT " seq_last=%" G_GUINT64_FORMAT
           " seq_lost=%" G_GINT64_FORMAT, m.seq_first, m.seq_last, m.seq_lost);
@@ -517,7 +620,8 @@ main (int argc, char **argv)
     gst_object_unref (m.appsrc);
   if (m.one)
     gst_buffer_unref (m.one);
-  gst_object_unref (m.meter);
+  for (gint i = 0; i < m.n_branches; i++)
+    gst_object_unref (m.branch[i].element);
   gst_object_unref (m.pipeline);
   g_free (desc);
   return m.exit_code;

@@ -7,7 +7,8 @@
 # (or error="..." when the run failed).  bench/report.py makes the tables.
 #
 #   guest-bench.sh [OPTION...] SECONDS REPS SOAK_SECONDS [GROUP...]
-# Groups: capture loopback slow output output-fast vivid-out soak (default: all)
+# Groups: capture startup loopback latency multi slow output output-fast
+# vivid-out soak (default: all)
 # Options (bench/run.sh passes its own on):
 #   --sizes "WxH ..."        the capture sizes (default 320x180 640x360
 #                            1280x720 1920x1080)
@@ -17,7 +18,9 @@
 #                            went (bench/perf-frames.sh)
 #   --before PLUGIN_DIR      adds that build's fgrabsrc to the capture cells
 #                            as fgrabsrc-before
-#@vivid: n_devs=1 node_types=0x101
+# four vivid instances for the multi group, each a capture and an output
+# node: /dev/video0 and /dev/video1 are the first one's
+#@vivid: n_devs=4 node_types=0x101,0x101,0x101,0x101
 #@v4l2loopback: devices=1 video_nr=10 card_label=loop
 # The group_* functions are called by name (main, below).
 # shellcheck disable=SC2317
@@ -40,7 +43,7 @@ REPS=${2:-3}
 SOAK=${3:-60}
 shift 3 2>/dev/null || shift $#
 GROUPS_RUN=("$@")
-[ ${#GROUPS_RUN[@]} -gt 0 ] || GROUPS_RUN=(capture loopback slow output output-fast vivid-out soak)
+[ ${#GROUPS_RUN[@]} -gt 0 ] || GROUPS_RUN=(capture startup loopback latency multi slow output output-fast vivid-out soak)
 
 BIN=$FGRAB_BUILD_DIR/bench
 BARE=$BIN/fgrab-bare
@@ -130,6 +133,124 @@ group_capture() {
 	done
 }
 
+# ----------------------------------------------------------------- startup
+# Time to the first buffer, a short run each (one second of frames), the
+# contenders alternated STARTUP_REPS times at every capture size.
+STARTUP_REPS=$((3 * REPS))
+group_startup() {
+	local s w h fps rep c log cell caps tmo=60
+	for s in $SIZES; do
+		w=${s%x*} h=${s#*x}
+		fps=$(max_fps "$w" "$h")
+		caps=$(gcaps "$w" "$h" "$fps")
+		cell=vivid-$s
+		for rep in $(seq "$STARTUP_REPS"); do
+			for c in bare-longpoll fgrabsrc v4l2src-rw; do
+				wanted "$c" || continue
+				log=$LOGS/startup-$cell-$c-$rep.log
+				case $c in
+				bare-longpoll) run "$log" "$tmo" "$BARE" read "$CAP" --fmt "${w}x$h:YUYV" --fps "$fps" \
+					--poll-timeout-ms 1000 --seconds 1 --warmup 2 ;;
+				fgrabsrc) run "$log" "$tmo" "$METER" --seconds 1 --warmup 2 --fps "$fps" \
+					fgrabsrc device="$CAP" ! "$caps" ! fakesink name=meter sync=false ;;
+				v4l2src-rw) run "$log" "$tmo" "$METER" --seconds 1 --warmup 2 --fps "$fps" \
+					v4l2src device="$CAP" io-mode=rw ! "$caps" ! fakesink name=meter sync=false ;;
+				esac
+				record startup "$cell" "$c" "$rep" "$fps" "$log"
+			done
+		done
+	done
+}
+
+# ------------------------------------------------------------------ multi
+# vivid_captures: the capture nodes of the vivid instances, in order
+vivid_captures() {
+	local d
+	for d in /dev/video*; do
+		v4l2-ctl -d "$d" -D 2>/dev/null | grep -q 'Driver name.*vivid' || continue
+		v4l2-ctl -d "$d" -D 2>/dev/null | grep -A3 'Device Caps' | grep -q 'Video Capture' && echo "$d"
+	done | sort -V
+}
+
+# combine LOG...: the result lines of processes that ran side by
+# side, as one: frames, CPU time, start-up CPU and peak RSS summed, the
+# CPU a frame over the frames of all, span and first buffer the longest,
+# meter_lost the frames all lost against the rate (fps=)
+combine() {
+	local f line
+	for f in "$@"; do
+		line=$(grep -E '^(frames=|error=)' "$f" | tail -n1)
+		echo "${line:-error=\"no result in $(basename "$f")\"}"
+	done | awk -v fps="$MULTI_FPS" -v n=$# '
+		/^error=/ { err = $0 }
+		{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		  steady += v["frames"] - v["warmup"] - 1; frames += v["frames"]
+		  cpu += v["cpu_ms"]; sc += v["startup_cpu_ms"]; rss += v["maxrss_kb"]
+		  if (v["span_s"] > span) span = v["span_s"]
+		  if (v["ttfb_ms"] > ttfb) ttfb = v["ttfb_ms"]
+		  exp = int(v["span_s"] * fps + 0.5) + 1; if (exp > v["frames"]) lost += exp - v["frames"]
+		  bytes = v["frame_bytes"] }
+		END { if (err != "") { print err; exit }
+		  printf "frames=%d warmup=%d span_s=%.6f ttfb_ms=%.3f startup_cpu_ms=%.3f cpu_ms=%.3f " \
+		    "cpu_per_frame_us=%.3f maxrss_kb=%d frame_bytes=%d meters=%d meter_lost=%d\n",
+		    frames, v["warmup"], span, ttfb, sc, cpu, steady > 0 ? cpu * 1000 / steady : 0,
+		    rss, bytes, n, lost }'
+}
+
+# 1 to 4 vivid devices at once at 640x360: N bare loops, N fgrab-meter
+# processes with one fgrabsrc each, and one fgrab-meter with N fgrabsrc
+# branches; CPU a frame over all frames, frames lost by the wall clock.
+group_multi() {
+	local devs n rep c log i pids pl caps cell tmo=$((SECS + 60)) logs
+	mapfile -t devs < <(vivid_captures)
+	say "multi: vivid capture nodes ${devs[*]}"
+	[ "${#devs[@]}" -ge 4 ] || { say "multi: fewer than 4 vivid capture nodes"; return 1; }
+	# 30 fps where vivid offers it, else its highest rate
+	if v4l2-ctl -d "${devs[0]}" --list-frameintervals=width=640,height=360,pixelformat=YUYV |
+		grep -q '(30.000 fps)'; then
+		MULTI_FPS=30
+	else
+		MULTI_FPS=$(max_fps 640 360)
+	fi
+	caps=$(gcaps 640 360 "$MULTI_FPS")
+	for n in 1 2 3 4; do
+		cell=vivid-640x360-x$n
+		for rep in $(seq "$REPS"); do
+			for c in bare-procs fgrabsrc-procs fgrabsrc-one; do
+				wanted "$c" || continue
+				log=$LOGS/$cell-$c-$rep.log
+				logs=() pids=()
+				case $c in
+				bare-procs | fgrabsrc-procs)
+					for i in $(seq 0 $((n - 1))); do
+						logs+=("$log.$i")
+						if [ "$c" = bare-procs ]; then
+							run "$log.$i" "$tmo" "$BARE" read "${devs[$i]}" --fmt 640x360:YUYV \
+								--fps "$MULTI_FPS" --poll-timeout-ms 1000 --seconds "$SECS" &
+						else
+							run "$log.$i" "$tmo" "$METER" --seconds "$SECS" --fps "$MULTI_FPS" \
+								fgrabsrc device="${devs[$i]}" ! "$caps" ! fakesink name=meter sync=false &
+						fi
+						pids+=($!)
+					done
+					wait "${pids[@]}"
+					combine "${logs[@]}" >"$log"
+					;;
+				fgrabsrc-one)
+					# the meters: meter, meter1, meter2, meter3
+					pl=()
+					for i in $(seq 0 $((n - 1))); do
+						pl+=(fgrabsrc device="${devs[$i]}" ! "$caps" ! fakesink "name=meter${i#0}" sync=false)
+					done
+					run "$log" "$tmo" "$METER" --seconds "$SECS" --fps "$MULTI_FPS" "${pl[@]}"
+					;;
+				esac
+				record multi "$cell" "$c" "$rep" "$MULTI_FPS" "$log"
+			done
+		done
+	done
+}
+
 group_slow() {
 	local fps
 	fps=$(max_fps 640 360)
@@ -154,6 +275,39 @@ start_loop_writer() {
 stop_loop_writer() {
 	kill "$WRITER" 2>/dev/null
 	wait "$WRITER" 2>/dev/null
+}
+
+# ---------------------------------------------------------------- latency
+# A writer paced at 30 fps stamps the time of each write() into the frame
+# (fgrab-bare write --stamp); each reader reports the delay from it to the
+# frame's arrival: the bare loop's read() (reading first, as on 0.12
+# poll never wakes a reader), fgrabsrc and v4l2src at their src pad.
+group_latency() {
+	local rep c log cell=loopback-640x360-30fps caps tmo=$((SECS + 60))
+	caps=$(gcaps 640 360)
+	for rep in $(seq "$REPS"); do
+		for c in bare fgrabsrc v4l2src-rw v4l2src-mmap; do
+			wanted "$c" || continue
+			log=$LOGS/$cell-$c-$rep.log
+			"$BARE" write "$LOOP" --fmt 640x360:YUYV --fps 30 --set-parm --stamp \
+				--seconds $((SECS + 40)) >"$log.writer" 2>&1 </dev/null &
+			WRITER=$!
+			sleep 1
+			case $c in
+			# the bounded poll of half a 30 fps frame, as fgrabsrc's
+			bare) run "$log" "$tmo" "$BARE" read "$LOOP" --io-first --seq --latency \
+				--poll-timeout-ms 16 --seconds "$SECS" ;;
+			fgrabsrc) run "$log" "$tmo" "$METER" --seq --latency --fps 30 --seconds "$SECS" \
+				fgrabsrc device="$LOOP" ! "$caps" ! fakesink name=meter sync=false ;;
+			v4l2src-rw) run "$log" "$tmo" "$METER" --seq --latency --fps 30 --seconds "$SECS" \
+				v4l2src device="$LOOP" io-mode=rw ! "$caps" ! fakesink name=meter sync=false ;;
+			v4l2src-mmap) run "$log" "$tmo" "$METER" --seq --latency --fps 30 --seconds "$SECS" \
+				v4l2src device="$LOOP" io-mode=mmap ! "$caps" ! fakesink name=meter sync=false ;;
+			esac
+			stop_loop_writer
+			record latency "$cell" "$c" "$rep" 30 "$log"
+		done
+	done
 }
 
 group_loopback() {

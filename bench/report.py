@@ -13,6 +13,9 @@ import sys
 
 BASELINE = {
     "capture": {None: "bare-longpoll"},
+    "startup": {None: "bare-longpoll"},
+    "latency": {None: "bare"},
+    "multi": {None: "bare-procs"},
     "slow": {None: "bare-longpoll"},
     "floor": {None: "bare-longpoll"},
     "loopback": {None: "bare"},
@@ -65,6 +68,11 @@ def fmt(x, f="%.1f"):
     return "–" if x is None else f % x
 
 
+def with_range(xs):
+    """The median, and the range in parentheses when there are several."""
+    return fmt(med(xs)) + (" (%s)" % rng(xs) if rng(xs) else "")
+
+
 def kind(contender):
     for k in ("mem", "file"):
         if contender.endswith("-" + k):
@@ -77,6 +85,8 @@ def lost(group, d, reader):
     the loopback, or against the device's rate by the wall clock."""
     if "error" in d:
         return None
+    if "meter_lost" in d:  # several devices at once, counted by the tool
+        return num(d, "meter_lost")
     if "seq_lost" in d:
         return num(d, "seq_lost")
     if group in ("output", "output-fast", "soak") and reader is not None:
@@ -113,8 +123,9 @@ def main():
         print("| contender | CPU/frame µs (range) | ratio to bare (range) "
               "| of it sys µs (range) | switches/frame vol, invol "
               "| CPU/MB µs | start-up CPU ms | 1st buffer ms | peak RSS KiB "
-              "| frames (median) | fps | lost (median, max) | errors |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| frames (median) | fps | lost (median, max) "
+              "| delay ms: median, p95 (range of medians) | errors |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for c, ds in byc.items():
             ok = [d for d in ds if "error" not in d]
             errs = [d["error"] for d in ds if "error" in d]
@@ -141,20 +152,27 @@ def main():
             sys_col = fmt(med(sys_))
             if rng(sys_):
                 sys_col += " (%s)" % rng(sys_)
+            lat = [num(d, "lat_med_ms") for d in ok]
+            lat_col = "–"
+            if med(lat) is not None:
+                lat_col = "%s, %s" % (fmt(med(lat), "%.2f"), fmt(med(
+                    [num(d, "lat_p95_ms") for d in ok]), "%.2f"))
+                if rng(lat):
+                    lat_col += " (%s)" % rng(lat)
             print("| %s | %s (%s) | %s (%s) | %s | %s, %s | %s | %s | %s "
-                  "| %s | %s | %s | %s | %s |"
+                  "| %s | %s | %s | %s | %s | %s |"
                   % (c, fmt(med(cpf)), rng(cpf), fmt(med(ratios), "%.3f"),
                      rng(ratios), sys_col,
                      fmt(med([num(d, "vcsw_per_frame") for d in ok]), "%.2f"),
                      fmt(med([num(d, "ivcsw_per_frame") for d in ok]), "%.2f"),
                      fmt(med(mb), "%.0f"),
                      fmt(med([num(d, "startup_cpu_ms") for d in ok])),
-                     fmt(med([num(d, "ttfb_ms") for d in ok])),
+                     with_range([num(d, "ttfb_ms") for d in ok]),
                      fmt(med([num(d, "maxrss_kb") for d in ok]), "%.0f"),
                      fmt(med([num(d, "frames") for d in ok]), "%.0f"),
                      fmt(med(fps)),
                      ("%s, %s" % (fmt(med(ls), "%.0f"), fmt(max(ls), "%.0f")))
-                     if ls else "–",
+                     if ls else "–", lat_col,
                      "; ".join(sorted(set(errs))) if errs else ""))
         print()
 

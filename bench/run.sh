@@ -13,8 +13,11 @@
 #     --profile "NAME ..."   output contenders to run once more under perf record
 #     --before PLUGIN_DIR    another build's gst/fgrab: its fgrabsrc joins the
 #                            capture cells as fgrabsrc-before (before/after)
-# Groups: capture loopback slow output output-fast vivid-out soak (default
-# all; about 2.5 hours under TCG with the defaults).  Builds the plugin and
+#     --dist SUITE           in a root of that Debian release with its kernel
+#                            and v4l2loopback (tests/dist/run.sh, e.g. trixie:
+#                            6.12 and 0.15); results in DIR/bench-SUITE
+# Groups: capture startup loopback latency multi slow output output-fast
+# vivid-out soak (default all; about 3 hours under TCG with the defaults).  Builds the plugin and
 # the bench tools with -Dbench=enabled (<build>/bench); installs the VM
 # packages like the kernel tier.  Raw results: DIR/results.txt, one line a
 # run; the per-run logs in DIR/logs.
@@ -22,7 +25,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 # shellcheck source=bench/lib.sh
 . "$top/bench/lib.sh"
-secs=60 reps=3 soak=60 out="" build=$top/build guest_opts=()
+secs=60 reps=3 soak=60 out="" build=$top/build guest_opts=() dist="" args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seconds) secs=$2; shift 2 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--build-dir) build=$(bench_abs "$2"); shift 2 ;;
 	--sizes | --contenders | --profile) guest_opts+=("$1" "$2"); shift 2 ;;
 	--before) guest_opts+=(--before "$(bench_abs "$2")"); shift 2 ;;
+	--dist) dist=$2; shift 2 ;;
 	-h | --help) sed -n '2,20p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	*) break ;;
@@ -40,11 +44,25 @@ done
 out=${out:-$build/bench-results}
 cd "$top"
 
+# Another release: this script again, inside its root, with the other
+# options (tests/dist/run.sh makes the root, copies the checkout and
+# copies the results out).
+if [ -n "$dist" ]; then
+	rest=()
+	while [ ${#args[@]} -gt 0 ]; do
+		case ${args[0]} in
+		--dist | --out | --build-dir) args=("${args[@]:2}") ;;
+		*) rest+=("${args[0]}"); args=("${args[@]:1}") ;;
+		esac
+	done
+	exec tests/dist/run.sh --log-dir "$out" --only bench "$dist" "${rest[@]}"
+fi
+
 tests/kernel/vm.sh install
 bench_build "$build"
 
-# up to 52 runs a repetition, each the run time plus a few seconds of start-up
-tmo=$(((secs + 8) * 52 * reps + 2 * soak + 600))
+# up to 80 runs a repetition, each the run time plus a few seconds of start-up
+tmo=$(((secs + 8) * 80 * reps + 2 * soak + 1200))
 echo "run.sh: ${secs} s a run, $reps repetitions, ${soak} s soak; VM limit ${tmo} s"
 FGRAB_BUILD_DIR=$build tests/kernel/vm.sh run --out "$out" --timeout "$tmo" \
 	bench/guest-bench.sh "${guest_opts[@]}" "$secs" "$reps" "$soak" "$@"

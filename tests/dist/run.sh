@@ -7,11 +7,15 @@
 # kernel-SUITE, so that a failure says which distribution it was.
 #
 #   tests/dist/run.sh [--log-dir DIR] [--cache DIR] [--only unit|kernel] SUITE [GROUP...]
+#   tests/dist/run.sh [--log-dir DIR] [--cache DIR] --only bench SUITE [BENCH-ARG...]
 #     --log-dir  where the meson test logs go: test-output-SUITE-unit.txt
 #                and test-output-SUITE-kernel.txt (default: the current
 #                directory)
 #     --cache    the roots' cache (default ${XDG_CACHE_HOME:-~/.cache}/fgrab/dist)
-#     --only     run one of the two tiers
+#     --only     run one of the two tiers; or, not a test, the benchmarks
+#                (bench/run.sh with BENCH-ARGs in the root, its build in
+#                /fgrab/build-bench there, its results and tables copied
+#                to DIR/bench-SUITE)
 #     GROUP...   run these kernel groups only (default: all)
 #
 # The checkout (tracked and untracked, not ignored, files) is copied to
@@ -67,6 +71,17 @@ copy_source() {
 }
 timed "copy of the checkout" copy_source ||
 	{ log "FAIL: could not copy the checkout (a git checkout is needed)"; exit 1; }
+
+# The benchmarks build what they need themselves (bench/run.sh).
+if [ "$only" = bench ]; then
+	rm -rf --one-file-system "$root/fgrab/bench-results" "$log_dir/bench-$suite"
+	st=0 # pipefail: the status is bench/run.sh's
+	timed "$suite bench" in_root "$root" /fgrab/src/bench/run.sh --build-dir /fgrab/build-bench \
+		--out /fgrab/bench-results "${groups[@]}" | tee "$log_dir/bench-$suite.txt" || st=1
+	cp -a "$root/fgrab/bench-results" "$log_dir/bench-$suite" 2>/dev/null ||
+		{ log "FAIL: no bench results in the $suite root"; exit 1; }
+	exit "$st"
+fi
 
 # build LOG: configure and build in the root, the output in LOG.
 build() {
