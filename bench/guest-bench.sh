@@ -186,64 +186,80 @@ combine() {
 		{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		  steady += v["frames"] - v["warmup"] - 1; frames += v["frames"]
 		  cpu += v["cpu_ms"]; sc += v["startup_cpu_ms"]; rss += v["maxrss_kb"]
-		  if (v["span_s"] > span) span = v["span_s"]
-		  if (v["ttfb_ms"] > ttfb) ttfb = v["ttfb_ms"]
-		  exp = int(v["span_s"] * fps + 0.5) + 1; if (exp > v["frames"]) lost += exp - v["frames"]
+		  if (v["span_s"] + 0 > span) span = v["span_s"] + 0
+		  if (v["ttfb_ms"] + 0 > ttfb) ttfb = v["ttfb_ms"] + 0
+		  want = int(v["span_s"] * fps + 0.5) + 1
+		  if (want > v["frames"] + 0) lost += want - v["frames"]
 		  bytes = v["frame_bytes"] }
 		END { if (err != "") { print err; exit }
-		  printf "frames=%d warmup=%d span_s=%.6f ttfb_ms=%.3f startup_cpu_ms=%.3f cpu_ms=%.3f " \
-		    "cpu_per_frame_us=%.3f maxrss_kb=%d frame_bytes=%d meters=%d meter_lost=%d\n",
-		    frames, v["warmup"], span, ttfb, sc, cpu, steady > 0 ? cpu * 1000 / steady : 0,
-		    rss, bytes, n, lost }'
+		  f = "frames=%d warmup=%d span_s=%.6f ttfb_ms=%.3f startup_cpu_ms=%.3f cpu_ms=%.3f"
+		  f = f " cpu_per_frame_us=%.3f maxrss_kb=%d frame_bytes=%d meters=%d meter_lost=%d\n"
+		  per = steady > 0 ? cpu * 1000 / steady : 0
+		  printf f, frames, v["warmup"], span, ttfb, sc, cpu, per, rss, bytes, n, lost }'
+}
+
+# multi_fps DEV: 30 where vivid offers it at 640x360, else its highest rate
+multi_fps() {
+	if v4l2-ctl -d "$1" --list-frameintervals=width=640,height=360,pixelformat=YUYV |
+		grep -q '(30.000 fps)'; then
+		echo 30
+	else
+		max_fps 640 360
+	fi
+}
+
+# multi_procs C LOG DEV...: one process a device side by side (the bare
+# loop or fgrab-meter with one fgrabsrc), their lines combined into LOG
+multi_procs() {
+	local c=$1 log=$2 i=0 d pids=() logs=() tmo=$((SECS + 60))
+	shift 2
+	for d in "$@"; do
+		logs+=("$log.$i")
+		if [ "$c" = bare-procs ]; then
+			run "$log.$i" "$tmo" "$BARE" read "$d" --fmt 640x360:YUYV --fps "$MULTI_FPS" \
+				--poll-timeout-ms 1000 --seconds "$SECS" &
+		else
+			run "$log.$i" "$tmo" "$METER" --seconds "$SECS" --fps "$MULTI_FPS" \
+				fgrabsrc device="$d" ! "$MULTI_CAPS" ! fakesink name=meter sync=false &
+		fi
+		pids+=($!)
+		i=$((i + 1))
+	done
+	wait "${pids[@]}"
+	combine "${logs[@]}" >"$log"
+}
+
+# multi_one LOG DEV...: one fgrab-meter, an fgrabsrc branch a device
+# (the meters: meter, meter1, meter2, ...)
+multi_one() {
+	local log=$1 i=0 d pl=()
+	shift
+	for d in "$@"; do
+		pl+=(fgrabsrc device="$d" ! "$MULTI_CAPS" ! fakesink "name=meter${i#0}" sync=false)
+		i=$((i + 1))
+	done
+	run "$log" $((SECS + 60)) "$METER" --seconds "$SECS" --fps "$MULTI_FPS" "${pl[@]}"
 }
 
 # 1 to 4 vivid devices at once at 640x360: N bare loops, N fgrab-meter
 # processes with one fgrabsrc each, and one fgrab-meter with N fgrabsrc
 # branches; CPU a frame over all frames, frames lost by the wall clock.
 group_multi() {
-	local devs n rep c log i pids pl caps cell tmo=$((SECS + 60)) logs
+	local devs n rep c log cell
 	mapfile -t devs < <(vivid_captures)
 	say "multi: vivid capture nodes ${devs[*]}"
 	[ "${#devs[@]}" -ge 4 ] || { say "multi: fewer than 4 vivid capture nodes"; return 1; }
-	# 30 fps where vivid offers it, else its highest rate
-	if v4l2-ctl -d "${devs[0]}" --list-frameintervals=width=640,height=360,pixelformat=YUYV |
-		grep -q '(30.000 fps)'; then
-		MULTI_FPS=30
-	else
-		MULTI_FPS=$(max_fps 640 360)
-	fi
-	caps=$(gcaps 640 360 "$MULTI_FPS")
+	MULTI_FPS=$(multi_fps "${devs[0]}")
+	MULTI_CAPS=$(gcaps 640 360 "$MULTI_FPS")
 	for n in 1 2 3 4; do
 		cell=vivid-640x360-x$n
 		for rep in $(seq "$REPS"); do
 			for c in bare-procs fgrabsrc-procs fgrabsrc-one; do
 				wanted "$c" || continue
 				log=$LOGS/$cell-$c-$rep.log
-				logs=() pids=()
 				case $c in
-				bare-procs | fgrabsrc-procs)
-					for i in $(seq 0 $((n - 1))); do
-						logs+=("$log.$i")
-						if [ "$c" = bare-procs ]; then
-							run "$log.$i" "$tmo" "$BARE" read "${devs[$i]}" --fmt 640x360:YUYV \
-								--fps "$MULTI_FPS" --poll-timeout-ms 1000 --seconds "$SECS" &
-						else
-							run "$log.$i" "$tmo" "$METER" --seconds "$SECS" --fps "$MULTI_FPS" \
-								fgrabsrc device="${devs[$i]}" ! "$caps" ! fakesink name=meter sync=false &
-						fi
-						pids+=($!)
-					done
-					wait "${pids[@]}"
-					combine "${logs[@]}" >"$log"
-					;;
-				fgrabsrc-one)
-					# the meters: meter, meter1, meter2, meter3
-					pl=()
-					for i in $(seq 0 $((n - 1))); do
-						pl+=(fgrabsrc device="${devs[$i]}" ! "$caps" ! fakesink "name=meter${i#0}" sync=false)
-					done
-					run "$log" "$tmo" "$METER" --seconds "$SECS" --fps "$MULTI_FPS" "${pl[@]}"
-					;;
+				*-procs) multi_procs "$c" "$log" "${devs[@]:0:n}" ;;
+				fgrabsrc-one) multi_one "$log" "${devs[@]:0:n}" ;;
 				esac
 				record multi "$cell" "$c" "$rep" "$MULTI_FPS" "$log"
 			done
