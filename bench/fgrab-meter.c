@@ -61,6 +61,11 @@
  *   meters, meter_lost  with more than one meter: how many, and the frames
  *                     they lost together against --fps by the wall clock
  *                     (each branch: round(span * fps) + 1 - frames)
+ *   qos_dropped       the frames the elements said they lost (the dropped
+ *                     count of their QoS messages, the last of each
+ *                     element, summed): fgrabsrc's own count of gaps
+ * A gap of more than 1.5 frame periods between two frames at a meter is
+ * told on stderr with the frame's number: when frames were lost.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -94,6 +99,13 @@ typedef struct
   gdouble t_first, t_last;
 } Branch;
 
+/* The last QoS dropped count of each element that posted one. */
+typedef struct
+{
+  GstObject *src;
+  guint64 dropped;
+} QosCount;
+
 struct _Meter
 {
   gdouble seconds;
@@ -123,6 +135,8 @@ struct _Meter
   Branch branch[MAX_METERS];
   gint n_branches;
   BenchLatency lat;
+  QosCount qos[MAX_METERS];
+  gint n_qos;
   gint64 n;
   gdouble t_request, t_first, t_last;
   gdouble c_first, c_warm, c_last;
@@ -152,6 +166,10 @@ count_frame (Branch * b, GstBuffer * buf)
   if (m->done)
     return FALSE;
   t = bench_now_s ();
+  if (b->n > 0 && m->fps > 0 && t - b->t_last > 1.5 / m->fps)
+    g_printerr ("fgrab-meter: %s: a gap of %.1f ms before frame %"
+        G_GINT64_FORMAT "\n", GST_OBJECT_NAME (b->element),
+        (t - b->t_last) * 1e3, b->n + 1);
   if (b->n++ == 0)
     b->t_first = t;
   b->t_last = t;
@@ -377,6 +395,40 @@ feeder_thread (gpointer data)
   return NULL;
 }
 
+/* Keeps the latest dropped count of the QoS message's element. */
+static void
+count_qos (Meter * m, GstMessage * msg)
+{
+  GstFormat format;
+  guint64 processed, dropped;
+  gint i;
+
+  gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
+  if (format != GST_FORMAT_BUFFERS && format != GST_FORMAT_DEFAULT)
+    return;
+  for (i = 0; i < m->n_qos; i++)
+    if (m->qos[i].src == GST_MESSAGE_SRC (msg))
+      break;
+  if (i == MAX_METERS)
+    return;
+  if (i == m->n_qos) {
+    m->qos[i].src = GST_MESSAGE_SRC (msg);
+    m->n_qos++;
+  }
+  m->qos[i].dropped = dropped;
+}
+
+static guint64
+qos_dropped (Meter * m)
+{
+  guint64 sum = 0;
+  gint i;
+
+  for (i = 0; i < m->n_qos; i++)
+    sum += m->qos[i].dropped;
+  return sum;
+}
+
 static gboolean
 bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
 {
@@ -406,6 +458,9 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
       g_clear_error (&err);
       break;
     }
+    case GST_MESSAGE_QOS:
+      count_qos (m, msg);
+      break;
     case GST_MESSAGE_EOS:
       g_printerr ("fgrab-meter: unexpected EOS\n");
       m->exit_code = 1;
@@ -592,6 +647,7 @@ main (int argc, char **argv)
     if (m.n_branches > 1)
       g_print (" meters=%d meter_lost=%" G_GINT64_FORMAT, m.n_branches,
           meters_lost (&m));
+    g_print (" qos_dropped=%" G_GUINT64_FORMAT, qos_dropped (&m));
     if (m.seq)
       g_print (" seq_first=%" G_GUINT64_FORMAT " seq_last=%" G_GUINT64_FORMAT
           " seq_lost=%" G_GINT64_FORMAT, m.seq_first, m.seq_last, m.seq_lost);

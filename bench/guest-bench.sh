@@ -175,7 +175,8 @@ vivid_captures() {
 # combine LOG...: the result lines of processes that ran side by
 # side, as one: frames, CPU time, start-up CPU and peak RSS summed, the
 # CPU a frame over the frames of all, span and first buffer the longest,
-# meter_lost the frames all lost against the rate (fps=)
+# meter_lost the frames all lost against the rate (fps=), qos_dropped
+# what the elements said they lost
 combine() {
 	local f line
 	for f in "$@"; do
@@ -190,12 +191,13 @@ combine() {
 		  if (v["ttfb_ms"] + 0 > ttfb) ttfb = v["ttfb_ms"] + 0
 		  want = int(v["span_s"] * fps + 0.5) + 1
 		  if (want > v["frames"] + 0) lost += want - v["frames"]
-		  bytes = v["frame_bytes"] }
+		  bytes = v["frame_bytes"]; qd += v["qos_dropped"] }
 		END { if (err != "") { print err; exit }
 		  f = "frames=%d warmup=%d span_s=%.6f ttfb_ms=%.3f startup_cpu_ms=%.3f cpu_ms=%.3f"
-		  f = f " cpu_per_frame_us=%.3f maxrss_kb=%d frame_bytes=%d meters=%d meter_lost=%d\n"
+		  f = f " cpu_per_frame_us=%.3f maxrss_kb=%d frame_bytes=%d meters=%d meter_lost=%d"
+		  f = f " qos_dropped=%d\n"
 		  per = steady > 0 ? cpu * 1000 / steady : 0
-		  printf f, frames, v["warmup"], span, ttfb, sc, cpu, per, rss, bytes, n, lost }'
+		  printf f, frames, v["warmup"], span, ttfb, sc, cpu, per, rss, bytes, n, lost, qd }'
 }
 
 # multi_fps DEV: 30 where vivid offers it at 640x360, else its highest rate
