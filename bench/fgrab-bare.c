@@ -103,8 +103,8 @@ usage (void)
 {
   fprintf (stderr, "usage: fgrab-bare read|write DEV [--fmt WxH[:FOURCC]] "
       "[--fps N] [--set-parm] [--seconds S] [--frames N] [--warmup N] "
-      "[--seq] [--stamp] [--latency] [--io-first] [--poll-timeout-ms N] [--idle-end S] [--align N] "
-      "[--page-offset N] [--buffers N] [--from FILE] "
+      "[--seq] [--stamp] [--latency] [--io-first] [--poll-timeout-ms N] "
+      "[--idle-end S] [--align N] [--page-offset N] [--buffers N] [--from FILE] "
       "[--stall-every K --stall-periods P]\n");
   exit (2);
 }

@@ -61,7 +61,7 @@ bench_latency_add (BenchLatency * lat, const unsigned char *frame)
   lat->ms[lat->n++] = ((double) now - (double) stamp) / 1e6;
 }
 
-static int
+static inline int
 bench_cmp_double (const void *a, const void *b)
 {
   double x = *(const double *) a, y = *(const double *) b;

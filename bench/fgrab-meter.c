@@ -678,6 +678,8 @@ main (int argc, char **argv)
     gst_buffer_unref (m.one);
   for (gint i = 0; i < m.n_branches; i++)
     gst_object_unref (m.branch[i].element);
+  free (m.lat.ms);
+  g_mutex_clear (&m.lock);
   gst_object_unref (m.pipeline);
   g_free (desc);
   return m.exit_code;

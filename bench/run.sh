@@ -17,10 +17,10 @@
 #                            and v4l2loopback (tests/dist/run.sh, e.g. trixie:
 #                            6.12 and 0.15); results in DIR/bench-SUITE
 # Groups: capture startup loopback latency multi slow output output-fast
-# vivid-out soak (default all; about 3 hours under TCG with the defaults).  Builds the plugin and
-# the bench tools with -Dbench=enabled (<build>/bench); installs the VM
-# packages like the kernel tier.  Raw results: DIR/results.txt, one line a
-# run; the per-run logs in DIR/logs.
+# vivid-out soak (default all; about 3 hours under TCG with the defaults).
+# Builds the plugin and the bench tools with -Dbench=enabled
+# (<build>/bench); installs the VM packages like the kernel tier.  Raw
+# results: DIR/results.txt, one line a run; the per-run logs in DIR/logs.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 # shellcheck source=bench/lib.sh
@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 	--sizes | --contenders | --profile) guest_opts+=("$1" "$2"); shift 2 ;;
 	--before) guest_opts+=(--before "$(bench_abs "$2")"); shift 2 ;;
 	--dist) dist=$2; shift 2 ;;
-	-h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,23p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
