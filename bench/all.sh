@@ -8,7 +8,7 @@
 #     --quick     shorter runs (15 s, 3 repetitions, 60 s soak: about 1.5
 #                 hours in all instead of about 4)
 #     --smoke     3 s runs, one repetition, 5 and 15 frames for callgrind:
-#                 that every step runs here (about 30 minutes); its
+#                 that every step runs here (about 12 minutes); its
 #                 figures are too short to compare
 #
 # 1. bench/profile.sh: instructions a frame and at start-up on the fake
