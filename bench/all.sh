@@ -5,8 +5,8 @@
 #     --out DIR   results (default build/bench-all): profile.txt, bench/
 #                 and bench-trixie/ (each results.txt, logs/ and the tables
 #                 in tables.md)
-#     --quick     shorter runs (15 s, 3 repetitions, 60 s soak: about 1.5
-#                 hours in all instead of about 4)
+#     --quick     shorter runs (15 s, 3 repetitions, 60 s soak: about 2
+#                 hours in all instead of about 5; estimates under TCG)
 #     --smoke     3 s runs, one repetition, 5 and 15 frames for callgrind:
 #                 that every step runs here (about 12 minutes); its
 #                 figures are too short to compare

@@ -17,7 +17,7 @@
 #                            and v4l2loopback (tests/dist/run.sh, e.g. trixie:
 #                            6.12 and 0.15); results in DIR/bench-SUITE
 # Groups: capture startup loopback latency multi slow output output-fast
-# vivid-out soak (default all; about 3 hours under TCG with the defaults).
+# vivid-out soak (default all; about 3.5 hours under TCG with the defaults).
 # Builds the plugin and the bench tools with -Dbench=enabled
 # (<build>/bench); installs the VM packages like the kernel tier.  Raw
 # results: DIR/results.txt, one line a run; the per-run logs in DIR/logs.
