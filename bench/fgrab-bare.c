@@ -392,7 +392,7 @@ main (int argc, char **argv)
     t = bench_now_s ();
     n++;
     if (!o.write && o.latency && n > o.warmup)
-      bench_latency_add (&lat, buf);
+      bench_latency_add (&lat, buf, t);
     if (!o.write && o.seq) {
       uint64_t s;
 

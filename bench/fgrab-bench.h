@@ -45,11 +45,12 @@ typedef struct
   long n, cap;
 } BenchLatency;
 
-/* One frame's delay from the stamp in @frame (at least 16 bytes). */
+/* One frame's delay from the stamp in @frame (at least 16 bytes) to
+ * @now_s, the reader's bench_now_s() at its arrival. */
 static inline void
-bench_latency_add (BenchLatency * lat, const unsigned char *frame)
+bench_latency_add (BenchLatency * lat, const unsigned char *frame, double now_s)
 {
-  uint64_t stamp, now = bench_now_ns ();
+  uint64_t stamp;
 
   memcpy (&stamp, frame + BENCH_STAMP_OFFSET, sizeof (stamp));
   if (lat->n == lat->cap) {
@@ -58,7 +59,7 @@ bench_latency_add (BenchLatency * lat, const unsigned char *frame)
     if (!lat->ms)
       abort ();
   }
-  lat->ms[lat->n++] = ((double) now - (double) stamp) / 1e6;
+  lat->ms[lat->n++] = now_s * 1e3 - (double) stamp / 1e6;
 }
 
 static inline int

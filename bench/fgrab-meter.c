@@ -121,7 +121,6 @@ struct _Meter
   GMainLoop *loop;
   GstElement *pipeline;
   GstElement *appsrc;
-  GstElement *meter;
   GThread *feeder;
   /* --feed mem: the buffer, the feed's frame period, frames pushed */
   GstBuffer *one;
@@ -179,7 +178,7 @@ count_frame (Branch * b, GstBuffer * buf)
 
     if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
       if (map.size >= BENCH_STAMP_OFFSET + 8)
-        bench_latency_add (&m->lat, map.data);
+        bench_latency_add (&m->lat, map.data, t);
       gst_buffer_unmap (buf, &map);
     }
   }
@@ -278,7 +277,6 @@ add_meters (Meter * m)
     gst_object_unref (pad);
     m->n_branches++;
   }
-  m->meter = m->branch[0].element;
   return TRUE;
 }
 
@@ -651,11 +649,11 @@ main (int argc, char **argv)
     if (m.seq)
       g_print (" seq_first=%" G_GUINT64_FORMAT " seq_last=%" G_GUINT64_FORMAT
           " seq_lost=%" G_GINT64_FORMAT, m.seq_first, m.seq_last, m.seq_lost);
-    if (GST_IS_BASE_SINK (m.meter)) {
+    if (GST_IS_BASE_SINK (m.branch[0].element)) {
       GstStructure *stats = NULL;
       guint64 rendered = 0, dropped = 0;
 
-      g_object_get (m.meter, "stats", &stats, NULL);
+      g_object_get (m.branch[0].element, "stats", &stats, NULL);
       if (stats) {
         gst_structure_get_uint64 (stats, "rendered", &rendered);
         gst_structure_get_uint64 (stats, "dropped", &dropped);

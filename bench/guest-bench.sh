@@ -276,12 +276,13 @@ group_slow() {
 	capture_cell slow "vivid-640x360-stall" 640 360 "$fps" stall
 }
 
-# start_loop_writer TAG [FGRAB-BARE-OPTS...]: bare writer into the loopback as
-# fast as it goes, each frame stamped with its number; waits until it runs
+# start_loop_writer TAG WxH [FGRAB-BARE-OPTS...]: bare writer into the loopback as
+# fast as it goes (unless OPTS pace it), each frame stamped with its number;
+# waits until it runs
 start_loop_writer() {
-	local tag=$1
-	shift
-	"$BARE" write "$LOOP" --fmt 1920x1080:YUYV --seq --seconds $((SECS + 40)) "$@" \
+	local tag=$1 size=$2
+	shift 2
+	"$BARE" write "$LOOP" --fmt "$size:YUYV" --seq --seconds $((SECS + 40)) "$@" \
 		>"$LOGS/$tag-writer.log" 2>&1 </dev/null &
 	WRITER=$!
 	for _ in $(seq 50); do
@@ -307,10 +308,7 @@ group_latency() {
 		for c in bare fgrabsrc v4l2src-rw v4l2src-mmap; do
 			wanted "$c" || continue
 			log=$LOGS/$cell-$c-$rep.log
-			"$BARE" write "$LOOP" --fmt 640x360:YUYV --fps 30 --set-parm --stamp \
-				--seconds $((SECS + 40)) >"$log.writer" 2>&1 </dev/null &
-			WRITER=$!
-			sleep 1
+			start_loop_writer "$cell-$c-$rep" 640x360 --fps 30 --set-parm --stamp
 			case $c in
 			# the bounded poll of half a 30 fps frame, as fgrabsrc's
 			bare) run "$log" "$tmo" "$BARE" read "$LOOP" --io-first --seq --latency \
@@ -334,7 +332,7 @@ group_loopback() {
 	for rep in $(seq "$REPS"); do
 		for c in bare fgrabsrc v4l2src-rw v4l2src-mmap; do
 			log=$LOGS/$cell-$c-$rep.log
-			start_loop_writer "$cell-$c-$rep"
+			start_loop_writer "$cell-$c-$rep" 1920x1080
 			case $c in
 			# read first: v4l2loopback 0.12 never wakes a reader's poll
 			bare) run "$log" "$tmo" "$BARE" read "$LOOP" --io-first --seq --seconds "$SECS" ;;
