@@ -120,6 +120,9 @@ struct _FgrabDevice
   GstClockTime poll_timeout;
   GstClockTime poll_trusted_timeout;
   gboolean poll_trusted;
+  /* a reader of v4l2loopback before 0.13 that has still to ask for the
+   * poll() wake-ups (fgrabio.c) */
+  gboolean claim_loopback_reader;
   /* read() calls that found no data (EAGAIN) since the frame period was
    * set: what a reader's waits cost on a driver (fgrabsrc logs it) */
   guint64 empty_reads;

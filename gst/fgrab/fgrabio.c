@@ -27,7 +27,9 @@
 #endif
 
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
+#include <linux/version.h>
 
 #include "fgrabdevice-private.h"
 
@@ -36,6 +38,40 @@
 #define MAX_POLL_TIMEOUT (50 * GST_MSECOND)
 /* Shortest wait while poll is trusted to wake the reader. */
 #define MIN_TRUSTED_POLL_TIMEOUT (100 * GST_MSECOND)
+
+/* v4l2loopback before 0.13 wakes a reader in poll() only once that
+ * handle has called VIDIOC_STREAMON(CAPTURE): v4l2_loopback_poll (0.12.7)
+ * looks at the opener's type, which only vidioc_streamon makes READER;
+ * read() itself does not care (get_capture_buffer).  Without it a
+ * reader wakes on its poll timeout, half a frame late on average.  0.13
+ * and later wake every reader, and 0.15's STREAMON would want REQBUFS. */
+static gboolean
+wants_loopback_reader_claim (FgrabDevice * device)
+{
+  return !device->output && device->type == V4L2_BUF_TYPE_VIDEO_CAPTURE &&
+      strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0 &&
+      device->vcap.version < KERNEL_VERSION (0, 13, 0);
+}
+
+/* Asked again until the driver takes it: it answers EIO while the node
+ * has had no writer (ready_for_capture unset). */
+static void
+claim_loopback_reader (FgrabDevice * device)
+{
+  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+  HOLD_DEVICE_LOCK (device);
+
+  if (fgrab_device_ioctl (device, VIDIOC_STREAMON, &type) == 0) {
+    GST_DEBUG ("%s: VIDIOC_STREAMON(CAPTURE) on v4l2loopback: poll wakes "
+        "this reader", device->path);
+    device->claim_loopback_reader = FALSE;
+  } else if (errno != EIO) {
+    GST_DEBUG ("%s: VIDIOC_STREAMON(CAPTURE) on v4l2loopback: %s; reading "
+        "on poll timeouts", device->path, g_strerror (errno));
+    device->claim_loopback_reader = FALSE;
+  }
+}
 
 gboolean
 fgrab_device_io_attach (FgrabDevice * device, GError ** error)
@@ -57,6 +93,7 @@ fgrab_device_io_attach (FgrabDevice * device, GError ** error)
     gst_poll_fd_ctl_write (device->poll, &device->pollfd, TRUE);
   else
     gst_poll_fd_ctl_read (device->poll, &device->pollfd, TRUE);
+  device->claim_loopback_reader = wants_loopback_reader_claim (device);
   return TRUE;
 }
 
@@ -205,6 +242,8 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
   gint64 deadline = stall_deadline (device);
 
   *nread = 0;
+  if (G_UNLIKELY (device->claim_loopback_reader))
+    claim_loopback_reader (device);
   for (;;) {
     gssize n;
 

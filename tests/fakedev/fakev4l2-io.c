@@ -356,8 +356,11 @@ fake_v4l2_sync_readiness (FakeV4l2Device * dev)
       fd_set_filled (l->data, dev->write_blocked);
   } else {
     gboolean ready = capture_ready (dev) && !dev->poll_silent;
-    for (l = dev->fds; l; l = l->next)
-      fd_set_token (l->data, ready);
+    for (l = dev->fds; l; l = l->next) {
+      FakeFd *ffd = l->data;
+
+      fd_set_token (ffd, ready && (!dev->loopback_012 || ffd->loopback_reader));
+    }
   }
 }
 

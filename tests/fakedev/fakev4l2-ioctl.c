@@ -156,7 +156,8 @@ querycap (FakeV4l2Device * dev, struct v4l2_capability *cap)
   g_strlcpy ((gchar *) cap->card, dev->card, sizeof (cap->card));
   g_strlcpy ((gchar *) cap->bus_info, "platform:fakev4l2",
       sizeof (cap->bus_info));
-  cap->version = LINUX_VERSION_CODE;
+  cap->version = dev->loopback_012 ? KERNEL_VERSION (0, 12, 7) :
+      LINUX_VERSION_CODE;
   cap->capabilities = dev->capabilities;
   cap->device_caps = dev->device_caps;
   return 0;
@@ -413,6 +414,20 @@ s_parm (FakeV4l2Device * dev, struct v4l2_streamparm *parm)
   return 0;
 }
 
+/* v4l2loopback 0.12.7's vidioc_streamon for a reader: the calling fd
+ * becomes a READER that poll wakes, once the node has had a writer. */
+static int
+loopback_012_streamon (FakeV4l2Device * dev, const gint * type)
+{
+  if (*type != V4L2_BUF_TYPE_VIDEO_CAPTURE || dev->output)
+    return EINVAL;
+  if (!dev->loopback_writer)
+    return EIO;
+  if (dev->cur_ffd)
+    dev->cur_ffd->loopback_reader = TRUE;
+  return 0;
+}
+
 /* Returns 0 or the errno the ioctl fails with. */
 int
 fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
@@ -485,8 +500,11 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     case (guint32) VIDIOC_QBUF:
     case (guint32) VIDIOC_DQBUF:
     case (guint32) VIDIOC_EXPBUF:
-    case (guint32) VIDIOC_CREATE_BUFS:
     case (guint32) VIDIOC_STREAMON:
+      if (dev->loopback_012)
+        return loopback_012_streamon (dev, arg);
+      return EINVAL;
+    case (guint32) VIDIOC_CREATE_BUFS:
     case (guint32) VIDIOC_STREAMOFF:
       return EINVAL;
     default:

@@ -77,6 +77,9 @@ typedef struct
   /* this fd's read() or write() started streaming (see
    * FakeV4l2Device.streaming) */
   gboolean streaming;
+  /* v4l2loopback 0.12: this fd called STREAMON(CAPTURE), which made it a
+   * reader that poll wakes (fake_v4l2_device_set_loopback_012) */
+  gboolean loopback_reader;
 } FakeFd;
 
 typedef struct
@@ -156,6 +159,10 @@ struct _FakeV4l2Device
   /* capture fds never poll readable (v4l2loopback 0.12 for readers that
    * did not call STREAMON) */
   gboolean poll_silent;
+  /* v4l2loopback 0.12's rules for readers, and whether the node has had
+   * a writer (fake_v4l2_device_set_loopback_012) */
+  gboolean loopback_012;
+  gboolean loopback_writer;
   gboolean format_exclusive;
   guint32 format_lock_ctrl;
 

@@ -618,6 +618,19 @@ fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk)
 }
 
 void
+fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  g_free (dev->driver);
+  dev->driver = g_strdup ("v4l2 loopback");
+  dev->loopback_012 = TRUE;
+  dev->loopback_writer = writer;
+  fake_v4l2_sync_readiness (dev);
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
 fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent)
 {
   g_return_if_fail (dev != NULL);

@@ -482,6 +482,17 @@ void fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk);
  * v4l2loopback 0.12 for a reader that did not call STREAMON. */
 void fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent);
 
+/* v4l2loopback 0.12.7's rules for readers, from its v4l2loopback.c:
+ * QUERYCAP says driver "v4l2 loopback", version 0.12.7
+ * (vidioc_querycap); a capture fd polls readable only once it called
+ * VIDIOC_STREAMON(CAPTURE) (v4l2_loopback_poll wakes only an opener
+ * that vidioc_streamon made a READER); that STREAMON fails with EIO
+ * while the node has had no writer (!ready_for_capture, which the
+ * writer's STREAMON(OUTPUT) or first write() sets), here while @writer
+ * is FALSE.  read() does not depend on it (get_capture_buffer).  Use
+ * with FAKE_V4L2_READ_LOOPBACK. */
+void fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer);
+
 /* TRUE: S_FMT fails with EBUSY while the node has another opener, even for
  * the format in force, as v4l2loopback 0.15 answers a reader while a
  * writer has the node open. */

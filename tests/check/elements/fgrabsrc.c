@@ -147,6 +147,27 @@ pull_and_check_frames (GstHarness * h, FakeV4l2Device * dev, guint count)
   gst_caps_unref (caps);
 }
 
+/* Pulls frames @from .. @to - 1, each whole and of its number. */
+static void
+pull_and_check_later_frames (GstHarness * h, FakeV4l2Device * dev,
+    guint from, guint to)
+{
+  struct v4l2_format fmt;
+  GstCaps *caps = harness_caps (h);
+  guint i;
+
+  fake_v4l2_device_get_format (dev, &fmt);
+  for (i = from; i < to; i++) {
+    GstBuffer *buf = gst_harness_pull (h);
+
+    fail_unless (buf != NULL);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), i);
+    check_raw_frame (buf, caps, &fmt, i);
+    gst_buffer_unref (buf);
+  }
+  gst_caps_unref (caps);
+}
+
 GST_START_TEST (test_template_caps_until_open)
 {
   GstElement *src = fgrab_check_element_new ("fgrabsrc");
@@ -1233,6 +1254,87 @@ GST_START_TEST (test_working_poll_is_waited_for_before_reading)
 
 GST_END_TEST;
 
+/* v4l2loopback 0.12 wakes a reader in poll() only after its
+ * STREAMON(CAPTURE): the source asks for it, and then waits in poll for
+ * each frame as on any driver whose poll works. */
+GST_START_TEST (test_loopback_012_reader_asks_to_be_woken)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  GstHarness *h;
+  guint64 empty;
+
+  fake_v4l2_device_set_loopback_012 (dev, TRUE);
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_buffers (dev, 32, 32);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 20);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_STREAMON), 1);
+  /* a reader that poll never woke would find no data at least once a
+   * frame, as test_working_poll_is_waited_for_before_reading counts */
+  empty = fake_v4l2_device_get_empty_reads (dev);
+  fail_unless (empty < 10, "%" G_GUINT64_FORMAT " reads found no data", empty);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Until the node has a writer, 0.12 answers that STREAMON with EIO: the
+ * source reads on its poll timeouts meanwhile, asks again before each
+ * read, and is woken by poll once a writer has come. */
+GST_START_TEST (test_loopback_012_reader_asks_again_until_a_writer_comes)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  GstHarness *h;
+  guint64 empty;
+  guint asked;
+
+  fake_v4l2_device_set_loopback_012 (dev, FALSE);
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_buffers (dev, 32, 32);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 3);
+  asked = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_STREAMON);
+  fail_unless (asked >= 3, "STREAMON asked %u times for 3 frames", asked);
+
+  fake_v4l2_device_set_loopback_012 (dev, TRUE);
+  gst_buffer_unref (gst_harness_pull (h));
+  asked = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_STREAMON);
+  empty = fake_v4l2_device_get_empty_reads (dev);
+  pull_and_check_later_frames (h, dev, 4, 20);
+  /* taken once: not asked again */
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_STREAMON), asked);
+  empty = fake_v4l2_device_get_empty_reads (dev) - empty;
+  fail_unless (empty < 10, "%" G_GUINT64_FORMAT " reads found no data", empty);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* 0.13 and later wake every reader, and 0.15 would refuse the STREAMON
+ * without REQBUFS: no STREAMON there. */
+GST_START_TEST (test_loopback_reader_of_later_versions_does_not_stream_on)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  GstHarness *h;
+
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  pull_and_check_frames (h, dev, 3);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_STREAMON), 0);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_poll_that_stops_waking_is_read_again)
 {
   FakeV4l2Device *dev = new_steady_camera ();
@@ -2259,6 +2361,10 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_format_change_refused_while_node_shared_is_an_error);
   tcase_add_test (tc, test_working_poll_is_waited_for_before_reading);
   tcase_add_test (tc, test_poll_that_stops_waking_is_read_again);
+  tcase_add_test (tc, test_loopback_012_reader_asks_to_be_woken);
+  tcase_add_test (tc, test_loopback_012_reader_asks_again_until_a_writer_comes);
+  tcase_add_test (tc,
+      test_loopback_reader_of_later_versions_does_not_stream_on);
   tcase_add_test (tc, test_eio_reopens_device_once_and_goes_on);
   tcase_add_test (tc, test_eio_after_reopen_is_an_error);
   tcase_add_test (tc, test_enodev_is_disconnected_error);
