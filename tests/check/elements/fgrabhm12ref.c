@@ -45,7 +45,7 @@
 
 /* The card's line, whatever the width (cx2341x-uapi.rst: "The width of a
  * frame is always 720 pixels"). */
-#define CARD_LINE 720
+#define CARD_LINE FGRAB_HM12_CARD_LINE
 
 /* libv4lconvert asks the device for its formats and controls when it is
  * created: here there is none, so that nothing of a device (the fake's
@@ -107,7 +107,8 @@ fgrab_nv12 (const guint8 * src, guint w, guint h)
 {
   guint8 *dst = g_malloc ((gsize) w * h * 3 / 2);
 
-  fgrab_hm12_detile_planes (src, w, h, dst, w, dst + (gsize) w * h, w);
+  fgrab_hm12_detile_planes (src, w, h, CARD_LINE, dst, w, dst + (gsize) w * h,
+      w);
   return dst;
 }
 
@@ -211,6 +212,8 @@ GST_START_TEST (test_fake_frames_match_libv4lconvert)
     gsize size = card_frame_size (h);
     guint8 *src = g_malloc0 (size), *ref, *ours, *fake;
 
+    /* the fake's lines are the card's */
+    fail_unless_equals_int (fake_v4l2_hm12_line (w), CARD_LINE);
     fake_v4l2_hm12_frame (3, w, h, src);
     ref = v4lconvert_i420 (src, size, w, h);
     ours = fgrab_nv12 (src, w, h);
