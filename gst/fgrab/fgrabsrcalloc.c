@@ -213,23 +213,34 @@ new_pool (FgrabSrcAlloc * alloc, GstCaps * caps, guint size, guint min,
   return pool;
 }
 
-/* An HM12 frame of the negotiated size must fit in what one read()
- * returns, or de-tiling would read past it. */
+/* An HM12 frame of the negotiated size, in lines of the driver's
+ * bytesperline (720 on ivtv and cx18, whatever the width), must fit in
+ * what one read() returns, or de-tiling would read past it. */
 static gboolean
 check_hm12_size (FgrabSrcAlloc * alloc)
 {
   guint width = GST_VIDEO_INFO_WIDTH (alloc->info);
   guint height = GST_VIDEO_INFO_HEIGHT (alloc->info);
-  gsize need = fgrab_hm12_frame_size (width, height);
+  gint line = alloc->layout->stride[0];
+  gsize need = fgrab_hm12_frame_size (width, height, line);
 
-  if (need != 0 && need <= alloc->layout->sizeimage)
+  if (need == 0) {
+    GST_ELEMENT_ERROR (alloc->obj->element, CORE, NEGOTIATION,
+        ("Device '%s' reports HM12 lines of %d bytes for a width of %u "
+            "pixels, which cannot hold its 16-pixel tiles.",
+            alloc->obj->device->path, line, width),
+        ("bytesperline %d: not a multiple of 16 or below the width rounded "
+            "up to 16", line));
+    return FALSE;
+  }
+  if (need <= alloc->layout->sizeimage)
     return TRUE;
   GST_ELEMENT_ERROR (alloc->obj->element, CORE, NEGOTIATION,
       ("Device '%s' stores an HM12 frame of %ux%u in %" G_GSIZE_FORMAT
           " bytes, less than the %" G_GSIZE_FORMAT " bytes of its tiles. "
-          "Ask for a size that is a multiple of 16 pixels wide and 32 "
-          "high, such as 720x480 or 720x576.", alloc->obj->device->path,
-          width, height, alloc->layout->sizeimage, need), (NULL));
+          "Ask for a height that is a multiple of 32, such as 480 or 576.",
+          alloc->obj->device->path, width, height, alloc->layout->sizeimage,
+          need), ("lines of %d bytes", line));
   return FALSE;
 }
 
@@ -245,7 +256,8 @@ fgrab_src_alloc_unpack (FgrabSrcAlloc * alloc, GstBuffer * buf)
   } else if ((ok = gst_video_frame_map (&frame, (GstVideoInfo *) alloc->info,
               buf, GST_MAP_WRITE))) {
     /* the size was checked at decide_allocation */
-    ok = fgrab_hm12_detile (alloc->staging, alloc->layout->sizeimage, &frame);
+    ok = fgrab_hm12_detile (alloc->staging, alloc->layout->sizeimage,
+        alloc->layout->stride[0], &frame);
     gst_video_frame_unmap (&frame);
   }
   if (!ok)

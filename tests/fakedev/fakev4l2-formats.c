@@ -33,6 +33,8 @@ typedef enum
   KIND_JPEG,
   /* byte streams whose buffers are of a fixed, format independent size */
   KIND_FIXED,
+  /* HM12: a cx2341x card's tiles, in lines of a fixed length */
+  KIND_HM12,
 } FormatKind;
 
 typedef struct
@@ -76,8 +78,8 @@ static const FormatInfo format_infos[] = {
   PLANAR (YUV420, 2, 1, 2, 2), PLANAR (YVU420, 2, 1, 2, 2),
   PLANAR (YUV422P, 2, 1, 2, 1), PLANAR (YUV411P, 2, 1, 4, 1),
   PLANAR (YUV410, 2, 1, 4, 4), PLANAR (YVU410, 2, 1, 4, 4),
-  /* NV12 in tiles: the same bytes per line and per frame (ivtv) */
-  PLANAR (HM12, 1, 2, 2, 2),
+  /* NV12 in 16x16 tiles, lines of 720 bytes whatever the width */
+  {V4L2_PIX_FMT_HM12, KIND_HM12, 1, 1, 2, 2, 2},
 
   {V4L2_PIX_FMT_MJPEG, KIND_JPEG, 0, 0, 0, 1, 1},
   {V4L2_PIX_FMT_JPEG, KIND_JPEG, 0, 0, 0, 1, 1},
@@ -129,6 +131,11 @@ fake_v4l2_compute_pix (guint32 pixelformat, guint width, guint height,
   } else if (info->kind == KIND_FIXED) {
     bpl = 0;
     size = FIXED_SIZEIMAGE;
+  } else if (info->kind == KIND_HM12) {
+    /* as cx18_s_fmt_vid_cap() and ivtv_g_fmt_vid_cap() report it: the
+     * card's line, no padding of ours, sizeimage height * 720 * 3 / 2 */
+    bpl = fake_v4l2_hm12_line (width);
+    size = bpl * height * 3 / 2;
   } else {
     bpl = (guint64) width *info->bpp + bpl_padding;
     size = bpl * height;

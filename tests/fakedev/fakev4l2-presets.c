@@ -189,8 +189,10 @@ fake_v4l2_device_new_encoder (const gchar * path)
   return dev;
 }
 
-/* ivtv's and cx18's YUV capture node (ivtv_g_fmt_vid_cap for
- * IVTV_ENC_STREAM_TYPE_YUV). */
+/* ivtv's and cx18's YUV capture node (ivtv_g_fmt_vid_cap() for
+ * IVTV_ENC_STREAM_TYPE_YUV, cx18_s_fmt_vid_cap() for HM12); its sizes
+ * (bytesperline 720, sizeimage height * 720 * 3 / 2) are the format
+ * table's (fakev4l2-formats.c), its frames fakev4l2-encoder.c's. */
 FakeV4l2Device *
 fake_v4l2_device_new_hm12 (const gchar * path)
 {

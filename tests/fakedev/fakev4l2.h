@@ -676,21 +676,30 @@ gboolean fake_v4l2_device_is_stalled (FakeV4l2Device * dev);
 #define V4L2_PIX_FMT_HM12 v4l2_fourcc ('H', 'M', '1', '2')
 #endif
 /* An ivtv/cx18 YUV node: capture, READWRITE only, driver "cx18",
- * V4L2_PIX_FMT_HM12 at 720x480 and 720x576 (bytesperline 720, sizeimage
- * 720 * height * 3 / 2, field INTERLACED, colorspace SMPTE170M as
- * ivtv_g_fmt_vid_cap() has them), current 720x480.  Raw frame n read
+ * V4L2_PIX_FMT_HM12 at 720x480 and 720x576 (more sizes with
+ * fake_v4l2_device_add_size(), e.g. the scaled 352x480 the cards give),
+ * field INTERLACED, colorspace SMPTE170M, bytesperline 720 whatever the
+ * width and sizeimage height * 720 * 3 / 2, as ivtv_g_fmt_vid_cap() and
+ * cx18_s_fmt_vid_cap() have them; current 720x480.  Raw frame n read
  * from it is fake_v4l2_hm12_frame (n, ...). */
 FakeV4l2Device *fake_v4l2_device_new_hm12 (const gchar * path);
+/* The bytes of an HM12 line at @width: 720, a cx2341x card's line, up to
+ * that width (the fake's bytesperline; padding set with
+ * fake_v4l2_device_set_padding() does not apply to HM12). */
+guint fake_v4l2_hm12_line (guint width);
 /* The reference NV12 frame @n (a Y plane of @width x @height bytes, then
- * interleaved CbCr of @width x @height / 2 bytes, no padding): what a
- * correct de-tiling of HM12 frame n gives.  @width and @height are
- * multiples of 16. */
+ * interleaved CbCr, (@width + 1) / 2 pairs a row and (@height + 1) / 2
+ * rows, no padding): what a correct de-tiling of HM12 frame n gives. */
 void fake_v4l2_hm12_reference_nv12 (guint64 n, guint width, guint height,
     guint8 * out);
-/* The same frame as the card delivers it: the Y plane in 16x16 tiles
- * (each 16 rows of 16 bytes, tiles left to right, then top to bottom),
- * then the CbCr plane in 16x8 tiles (8 rows of 8 CbCr pairs) in the same
- * order; width x height x 3 / 2 bytes. */
+/* The same frame as the card delivers it, fake_v4l2_hm12_line (@width) *
+ * @height * 3 / 2 bytes: the Y plane in tiles of 16 bytes x 16 rows
+ * (each stored row by row, tiles left to right in lines of
+ * fake_v4l2_hm12_line (@width) bytes, then top to bottom), then the CbCr
+ * plane in tiles of the same shape (8 CbCr pairs a row) in the same
+ * order.  Bytes of the lines and tiles beyond the picture hold a filler.
+ * Heights of the cards are multiples of 32; at others the frame is cut
+ * at that size, as the cards' sizeimage would be. */
 void fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out);
 
 /* Devices from the environment, for programs that do not call this API

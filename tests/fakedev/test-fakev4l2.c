@@ -3568,22 +3568,23 @@ test_stall (void)
   fake_v4l2_reset ();
 }
 
-/* De-tiles HM12 as the cx2341x documentation describes it, independently
- * of the fake's code. */
+/* De-tiles HM12 as the cx2341x documentation describes it (tiles of 16
+ * bytes x 16 rows in both planes, lines of 720 bytes whatever the width),
+ * independently of the fake's code; @w and @h multiples of 16. */
 static void
 detile_hm12 (const guint8 * in, guint w, guint h, guint8 * out)
 {
   guint x, y;
-  const guint8 *uv = in + w * h;
+  const guint8 *uv = in + 720 * h;
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
-      out[y * w + x] = in[((y / 16) * (w / 16) + x / 16) * 256 +
+      out[y * w + x] = in[((y / 16) * 45 + x / 16) * 256 +
           (y % 16) * 16 + x % 16];
   for (y = 0; y < h / 2; y++)
     for (x = 0; x < w; x++)
-      out[w * h + y * w + x] = uv[((y / 8) * (w / 16) + x / 16) * 128 +
-          (y % 8) * 16 + x % 16];
+      out[w * h + y * w + x] = uv[((y / 16) * 45 + x / 16) * 256 +
+          (y % 16) * 16 + x % 16];
 }
 
 static void
@@ -3591,40 +3592,44 @@ test_hm12 (void)
 {
   FakeV4l2Device *dev;
   struct v4l2_format fmt;
-  guint sizes[2] = { 480, 576 }, i;
+  static const guint sizes[][2] = { {720, 480}, {720, 576}, {352, 480} };
+  guint i;
   int fd;
 
   fake_v4l2_reset ();
   dev = fake_v4l2_device_new_hm12 (CAP_PATH);
   g_assert_nonnull (dev);
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_HM12, 352, 480);
   fd = open_dev (CAP_PATH, O_RDWR);
-  for (i = 0; i < 2; i++) {
-    guint h = sizes[i];
-    gsize size = 720 * h * 3 / 2;
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    guint w = sizes[i][0], h = sizes[i][1];
+    /* cx18_s_fmt_vid_cap(): lines of 720 bytes whatever the width */
+    gsize size = 720 * h * 3 / 2, picture = w * h * 3 / 2;
     guint8 *frame = g_malloc (size), *ref = g_malloc (size);
-    guint8 *nv12 = g_malloc (size);
+    guint8 *nv12 = g_malloc (picture);
     guint64 n;
 
     memset (&fmt, 0, sizeof (fmt));
     fmt.type = CAP;
     fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_HM12;
-    fmt.fmt.pix.width = 720;
+    fmt.fmt.pix.width = w;
     fmt.fmt.pix.height = h;
     assert_ioctl_ok (fd, VIDIOC_S_FMT, &fmt);
     g_assert_cmpuint (fmt.fmt.pix.pixelformat, ==, V4L2_PIX_FMT_HM12);
+    g_assert_cmpuint (fmt.fmt.pix.width, ==, w);
     g_assert_cmpuint (fmt.fmt.pix.height, ==, h);
     g_assert_cmpuint (fmt.fmt.pix.bytesperline, ==, 720);
     g_assert_cmpuint (fmt.fmt.pix.sizeimage, ==, size);
 
     for (n = i * 2; n < i * 2 + 2; n++) {
       g_assert_cmpint (read (fd, frame, size), ==, size);
-      fake_v4l2_hm12_frame (n, 720, h, ref);
+      fake_v4l2_hm12_frame (n, w, h, ref);
       g_assert_cmpmem (frame, size, ref, size);
-      detile_hm12 (frame, 720, h, nv12);
-      fake_v4l2_hm12_reference_nv12 (n, 720, h, ref);
-      g_assert_cmpmem (nv12, size, ref, size);
+      detile_hm12 (frame, w, h, nv12);
+      fake_v4l2_hm12_reference_nv12 (n, w, h, ref);
+      g_assert_cmpmem (nv12, picture, ref, picture);
       /* tiled is not the same as linear */
-      g_assert_true (memcmp (frame, ref, size) != 0);
+      g_assert_true (memcmp (frame, ref, picture) != 0);
     }
     g_free (frame);
     g_free (ref);

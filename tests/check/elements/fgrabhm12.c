@@ -18,9 +18,11 @@
  */
 
 /* fgrabsrc on the raw YUV node of a cx2341x card (ivtv, cx18): HM12
- * frames, offered as NV12 and de-tiled pixel-exactly.  The de-tiler
- * itself (gst/fgrab/fgrabhm12.c, compiled into this program) is also
- * checked at sizes no such driver accepts, for overreads. */
+ * frames, offered as NV12 and de-tiled pixel-exactly, at full and scaled
+ * widths.  The de-tiler itself (gst/fgrab/fgrabhm12.c, compiled into this
+ * program) is also checked at sizes no such driver accepts, for
+ * overreads.  Both the de-tiler and the fake's frames are checked against
+ * libv4lconvert's converter in fgrabhm12ref.c. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -36,11 +38,11 @@
 #define FAKE_PATH "/dev/fake-hm12"
 
 static GstHarness *
-new_harness (guint height)
+new_harness (guint width, guint height)
 {
   GstHarness *h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH);
-  gchar *caps = g_strdup_printf ("video/x-raw, format=NV12, width=720, "
-      "height=%u", height);
+  gchar *caps = g_strdup_printf ("video/x-raw, format=NV12, width=%u, "
+      "height=%u", width, height);
 
   gst_harness_set_sink_caps_str (h, caps);
   g_free (caps);
@@ -178,7 +180,7 @@ GST_START_TEST (test_plain_nv12_preferred)
   g_free (text);
   gst_caps_unref (caps);
 
-  h = new_harness (576);
+  h = new_harness (720, 576);
   gst_harness_play (h);
   gst_buffer_unref (gst_harness_pull (h));
   fake_v4l2_device_get_format (dev, &fmt);
@@ -193,7 +195,7 @@ GST_START_TEST (test_frames_480)
   GstHarness *h;
 
   fake_v4l2_device_new_hm12 (FAKE_PATH);
-  h = new_harness (480);
+  h = new_harness (720, 480);
   gst_harness_play (h);
   pull_and_check (h, 4);
   fgrab_check_harness_teardown (h);
@@ -207,13 +209,46 @@ GST_START_TEST (test_frames_576)
   struct v4l2_format fmt;
   GstHarness *h;
 
-  h = new_harness (576);
+  h = new_harness (720, 576);
   gst_harness_play (h);
   pull_and_check (h, 4);
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_HM12);
   fail_unless_equals_int (fmt.fmt.pix.height, 576);
   fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A scaled width (the cards scale 720 pixels down to as few as 2): the
+ * lines stay 720 bytes (bytesperline 720, sizeimage height * 720 * 3 / 2,
+ * as cx18_s_fmt_vid_cap() reports them), the picture fills their left. */
+static void
+check_scaled_width (guint width, guint height)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_hm12 (FAKE_PATH);
+  struct v4l2_format fmt;
+  GstHarness *h;
+
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_HM12, width, height);
+  h = new_harness (width, height);
+  gst_harness_play (h);
+  pull_and_check (h, 3);
+  fake_v4l2_device_get_format (dev, &fmt);
+  fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_HM12);
+  fail_unless_equals_int (fmt.fmt.pix.width, width);
+  fail_unless_equals_int (fmt.fmt.pix.bytesperline, 720);
+  fail_unless_equals_int (fmt.fmt.pix.sizeimage, 720 * height * 3 / 2);
+  fgrab_check_harness_teardown (h);
+  fake_v4l2_reset ();
+}
+
+GST_START_TEST (test_frames_scaled_width)
+{
+  check_scaled_width (352, 480);
+  check_scaled_width (480, 576);
+  /* a partial tile at the right edge */
+  check_scaled_width (350, 288);
 }
 
 GST_END_TEST;
@@ -261,7 +296,7 @@ GST_START_TEST (test_frames_into_padded_pool)
   GstPad *srcpad;
 
   fake_v4l2_device_new_hm12 (FAKE_PATH);
-  h = new_harness (480);
+  h = new_harness (720, 480);
   gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
   srcpad = gst_element_get_static_pad (h->element, "src");
   gst_pad_add_probe (srcpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
@@ -274,10 +309,11 @@ GST_START_TEST (test_frames_into_padded_pool)
 
 GST_END_TEST;
 
-/* The de-tiler at sizes that are not tile multiples, into padded strides:
- * an independent tiler makes the source, in a buffer of exactly the
- * tiled size (valgrind and ASan see any overread), and the padding of
- * the output stays untouched. */
+/* The de-tiler at sizes that are not tile multiples, in lines of the
+ * width's tiles and in a card's 720-byte lines, into padded strides: an
+ * independent tiler makes the source, in a buffer of exactly the tiled
+ * size (valgrind and ASan see any overread), and the padding of the
+ * output stays untouched. */
 static guint8
 pixel (guint x, guint y, guint plane)
 {
@@ -285,17 +321,18 @@ pixel (guint x, guint y, guint plane)
 }
 
 static void
-check_detile_size (guint w, guint h)
+check_detile_size (guint w, guint h, guint line)
 {
-  guint tx = (w + 15) / 16, cw = (w + 1) / 2 * 2, ch = (h + 1) / 2;
-  gsize y_size = (gsize) tx * 16 * ((h + 15) / 16) * 16;
-  gsize size = fgrab_hm12_frame_size (w, h);
+  guint tx = line / 16, cw = (w + 1) / 2 * 2, ch = (h + 1) / 2;
+  gsize y_size = (gsize) line * ((h + 15) / 16) * 16;
+  gsize size = fgrab_hm12_frame_size (w, h, line);
   gint y_stride = w + 40, uv_stride = cw + 24;
   guint8 *src, *y_out, *uv_out;
+  gsize wrong = 0;
   guint x, y;
 
-  fail_unless_equals_uint64 (size, y_size + (gsize) tx * 16 *
-      ((ch + 7) / 8) * 8);
+  fail_unless_equals_uint64 (size, y_size + (gsize) line * ((ch + 15) / 16)
+      * 16);
   src = g_malloc0 (size);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
@@ -303,37 +340,42 @@ check_detile_size (guint w, guint h)
           pixel (x, y, 0);
   for (y = 0; y < ch; y++)
     for (x = 0; x < cw; x++)
-      src[y_size + ((y / 8) * tx + x / 16) * 128 + (y % 8) * 16 + x % 16] =
+      src[y_size + ((y / 16) * tx + x / 16) * 256 + (y % 16) * 16 + x % 16] =
           pixel (x, y, 1);
 
   y_out = g_malloc ((gsize) y_stride * h);
   uv_out = g_malloc ((gsize) uv_stride * ch);
   memset (y_out, 0xee, (gsize) y_stride * h);
   memset (uv_out, 0xee, (gsize) uv_stride * ch);
-  fgrab_hm12_detile_planes (src, w, h, y_out, y_stride, uv_out, uv_stride);
+  fgrab_hm12_detile_planes (src, w, h, line, y_out, y_stride, uv_out,
+      uv_stride);
+  /* counted, then checked once: a check a byte is slow under memcheck */
   for (y = 0; y < h; y++) {
     for (x = 0; x < w; x++)
-      fail_unless_equals_int (y_out[(gsize) y * y_stride + x], pixel (x, y, 0));
+      wrong += y_out[(gsize) y * y_stride + x] != pixel (x, y, 0);
     for (; x < (guint) y_stride; x++)
-      fail_unless_equals_int (y_out[(gsize) y * y_stride + x], 0xee);
+      wrong += y_out[(gsize) y * y_stride + x] != 0xee;
   }
   for (y = 0; y < ch; y++) {
     for (x = 0; x < cw; x++)
-      fail_unless_equals_int (uv_out[(gsize) y * uv_stride + x],
-          pixel (x, y, 1));
+      wrong += uv_out[(gsize) y * uv_stride + x] != pixel (x, y, 1);
     for (; x < (guint) uv_stride; x++)
-      fail_unless_equals_int (uv_out[(gsize) y * uv_stride + x], 0xee);
+      wrong += uv_out[(gsize) y * uv_stride + x] != 0xee;
   }
+  fail_unless (wrong == 0, "%ux%u in lines of %u: %" G_GSIZE_FORMAT
+      " bytes wrong", w, h, line, wrong);
   g_free (y_out);
   g_free (uv_out);
   g_free (src);
 }
 
 /* A driver whose sizeimage is below the whole tiles of the size asked (a
- * height that is no multiple of 32 leaves partial tiles): refused at
- * negotiation with a size to ask for, never a read past the frame.  The
- * size is added to the fake's node; ivtv and cx18 themselves accept only
- * multiples of 16x32 in HM12, which is why the advice names them. */
+ * height that is no multiple of 32 leaves a partial chroma tile row):
+ * refused at negotiation with a size to ask for, never a read past the
+ * frame.  The size is added to the fake's node; ivtv and cx18 themselves
+ * accept only heights that are multiples of 32 in HM12
+ * (ivtv_try_fmt_vid_cap(), cx18_try_fmt_vid_cap()), which is why the
+ * advice names them. */
 GST_START_TEST (test_sizeimage_below_tiles_is_refused)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new_hm12 (FAKE_PATH);
@@ -341,7 +383,7 @@ GST_START_TEST (test_sizeimage_below_tiles_is_refused)
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_HM12, 720, 488);
   fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
       " num-buffers=1 ! video/x-raw, format=NV12, width=720, height=488"
-      " ! fakesink", GST_STATE_PLAYING, "multiple of 16 pixels wide and 32");
+      " ! fakesink", GST_STATE_PLAYING, "height that is a multiple of 32");
 }
 
 GST_END_TEST;
@@ -350,33 +392,46 @@ GST_START_TEST (test_detile_odd_sizes)
 {
   static const guint sizes[][2] = {
     {16, 16}, {720, 480}, {17, 9}, {1, 1}, {33, 31}, {8, 40}, {50, 2},
+    {352, 480}, {350, 288}, {719, 33},
   };
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
-    check_detile_size (sizes[i][0], sizes[i][1]);
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    check_detile_size (sizes[i][0], sizes[i][1], (sizes[i][0] + 15) / 16 * 16);
+    check_detile_size (sizes[i][0], sizes[i][1], 720);
+  }
 }
 
 GST_END_TEST;
 
-/* A source shorter than the tiles, or a frame that is not NV12, is
- * refused, and the frame is left alone. */
+/* A source shorter than the tiles, lines that cannot hold the width, or
+ * a frame that is not NV12 are refused, and the frame is left alone. */
 GST_START_TEST (test_detile_refuses_short_source)
 {
   GstVideoInfo info;
   GstVideoFrame frame;
   GstBuffer *buf;
-  gsize size = fgrab_hm12_frame_size (720, 480);
+  gsize size = fgrab_hm12_frame_size (720, 480, 720);
   guint8 *src = g_malloc0 (size);
 
   fail_unless_equals_uint64 (size, 720 * 480 * 3 / 2);
+  /* the card's sizeimage at a scaled width: the lines stay 720 bytes */
+  fail_unless_equals_uint64 (fgrab_hm12_frame_size (352, 480, 720), size);
+  /* lines narrower than the width's tiles, or not whole tiles */
+  fail_unless_equals_uint64 (fgrab_hm12_frame_size (720, 480, 704), 0);
+  fail_unless_equals_uint64 (fgrab_hm12_frame_size (350, 480, 350), 0);
+  fail_unless_equals_uint64 (fgrab_hm12_frame_size (350, 480, 352),
+      352 * 480 * 3 / 2);
+
   fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 720,
           480));
   buf = gst_buffer_new_allocate (NULL, info.size, NULL);
   gst_buffer_memset (buf, 0, 0xee, info.size);
   fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
-  fail_if (fgrab_hm12_detile (src, size - 1, &frame));
-  fail_unless (fgrab_hm12_detile (src, size, &frame));
+  fail_if (fgrab_hm12_detile (src, size - 1, 720, &frame));
+  fail_if (fgrab_hm12_detile (src, size, 704, &frame));
+  fail_if (fgrab_hm12_detile (src, size, 728, &frame));
+  fail_unless (fgrab_hm12_detile (src, size, 720, &frame));
   gst_video_frame_unmap (&frame);
   fail_unless_equals_int (gst_buffer_memcmp (buf, 0, src, size), 0);
   gst_buffer_unref (buf);
@@ -385,7 +440,7 @@ GST_START_TEST (test_detile_refuses_short_source)
           480));
   buf = gst_buffer_new_allocate (NULL, info.size, NULL);
   fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
-  fail_if (fgrab_hm12_detile (src, size, &frame));
+  fail_if (fgrab_hm12_detile (src, size, 720, &frame));
   gst_video_frame_unmap (&frame);
   gst_buffer_unref (buf);
   g_free (src);
@@ -404,6 +459,7 @@ fgrabhm12_suite (void)
   tcase_add_test (tc, test_plain_nv12_preferred);
   tcase_add_test (tc, test_frames_480);
   tcase_add_test (tc, test_frames_576);
+  tcase_add_test (tc, test_frames_scaled_width);
   tcase_add_test (tc, test_frames_into_padded_pool);
   tcase_add_test (tc, test_sizeimage_below_tiles_is_refused);
   tcase_add_test (tc, test_detile_odd_sizes);
