@@ -22,6 +22,7 @@ PACKAGES=(
 	libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 	gstreamer1.0-plugins-base-apps python3-gi gir1.2-gstreamer-1.0 indent
+	# libv4lconvert, the reference of check-fgrabhm12ref and -formatref
 	libv4l-dev
 	# the MPEG peers (fgrabmpegpeers), the network examples and the
 	# network and vbi-captions groups, as on the host
