@@ -262,6 +262,30 @@ fgrab_check_tcase_new (const gchar * name, SFun setup, SFun teardown)
   return tc;
 }
 
+/* The names of the threads left, for finding whose they are. */
+static void
+print_threads (const gchar * suite, guint n)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  GString *names = g_string_new (NULL);
+  const gchar *tid;
+
+  while (dir && (tid = g_dir_read_name (dir)) != NULL) {
+    gchar *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
+    gchar *comm = NULL;
+
+    if (g_file_get_contents (path, &comm, NULL, NULL))
+      g_string_append_printf (names, " %s", g_strstrip (comm));
+    g_free (comm);
+    g_free (path);
+  }
+  if (dir)
+    g_dir_close (dir);
+  g_printerr ("%s: %u threads still running at exit (all threads:%s)\n",
+      suite, n, names->str);
+  g_string_free (names, TRUE);
+}
+
 int
 fgrab_check_run_suite (Suite * suite, const gchar * name, const gchar * file)
 {
@@ -287,6 +311,6 @@ fgrab_check_run_suite (Suite * suite, const gchar * name, const gchar * file)
       g_get_monotonic_time () < end)
     g_usleep (G_USEC_PER_SEC / 100);
   if (n > 1)
-    g_printerr ("%s: %u threads still running at exit\n", name, n - 1);
+    print_threads (name, n - 1);
   return ret;
 }
