@@ -12,9 +12,9 @@
 # 97 100 99 100 101 ... (seen with the host's two cores saturated); from then
 # on read() follows the writer frame by frame.
 # It also reports fgrabsrc's empty reads (read() that found no frame yet) per
-# frame and whether poll() woke the reader: v4l2loopback 0.12 never wakes a
-# reader that did not STREAMON, so fgrabsrc reads again after half a frame;
-# once poll has woken it (0.15) it waits in poll.
+# frame, and checks that poll() woke the reader: v4l2loopback 0.12 wakes
+# only a reader that called VIDIOC_STREAMON(CAPTURE), which fgrabsrc does
+# there (and only there: 0.13 and later wake every reader).
 #@vivid: none
 #@v4l2loopback: devices=1 video_nr=10 card_label=loop
 # shellcheck source=../lib.sh
@@ -82,7 +82,15 @@ if [[ $stats =~ ^([0-9]+)\ frames\ captured.*\ ([0-9]+)\ empty\ reads$ ]]; then
 	pass "fgrabsrc counted its empty reads"
 	poll=no
 	grep -q 'poll reports data' "$dbg" && poll=yes
-	info "EMPTY-READS v4l2loopback $(modinfo -F version v4l2loopback 2>/dev/null || echo "?"): ${BASH_REMATCH[2]} empty reads for ${BASH_REMATCH[1]} frames ($(awk -v e="${BASH_REMATCH[2]}" -v f="${BASH_REMATCH[1]}" 'BEGIN { printf "%.2f", f ? e / f : 0 }') per frame); poll woke the reader: $poll"
+	version=$(modinfo -F version v4l2loopback 2>/dev/null || echo "?")
+	info "EMPTY-READS v4l2loopback $version: ${BASH_REMATCH[2]} empty reads for ${BASH_REMATCH[1]} frames ($(awk -v e="${BASH_REMATCH[2]}" -v f="${BASH_REMATCH[1]}" 'BEGIN { printf "%.2f", f ? e / f : 0 }') per frame); poll woke the reader: $poll"
+	expect_eq "poll woke the reader" "$poll" yes
+	streamon=no
+	grep -q 'VIDIOC_STREAMON(CAPTURE) on v4l2loopback: poll wakes' "$dbg" && streamon=yes
+	case $version in
+	0.12.*) expect_eq "the reader asked 0.12 for poll wake-ups (STREAMON)" "$streamon" yes ;;
+	*) expect_eq "no STREAMON(CAPTURE) on $version" "$streamon" no ;;
+	esac
 else
 	fail "fgrabsrc's stop line with the empty reads is not in $dbg"
 fi
