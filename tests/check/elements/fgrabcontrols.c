@@ -320,23 +320,28 @@ GST_START_TEST (test_sink_sets_controls)
 
 GST_END_TEST;
 
-/* v4l2loopback 0.15's keep_format pins the node to the format in force:
- * set at open it would pin the driver's default size before the sink
- * sets the negotiated one.  An output node's controls are set once its
- * format is. */
-GST_START_TEST (test_sink_sets_controls_after_its_format)
+#define KEEP_FORMAT (V4L2_CID_USER_BASE | 0xf900)
+
+/* An output node with v4l2loopback 0.15's keep_format, which pins the
+ * format in force while set. */
+static FakeV4l2Device *
+new_output_with_keep_format (void)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  const guint32 keep_format = V4L2_CID_USER_BASE | 0xf900;
-  struct v4l2_format fmt;
-  GstHarness *h;
-  GstBus *bus;
 
-  fake_v4l2_device_add_control (dev, keep_format, V4L2_CTRL_TYPE_BOOLEAN,
+  fake_v4l2_device_add_control (dev, KEEP_FORMAT, V4L2_CTRL_TYPE_BOOLEAN,
       "keep_format", 0, 1, 1, 0, 0);
-  fake_v4l2_device_set_format_lock_control (dev, keep_format);
-  h = start_harness ("fgrabsink device=" FAKE_PATH " extra-controls=\"c,"
-      "keep_format=true\"", &bus);
+  fake_v4l2_device_set_format_lock_control (dev, KEEP_FORMAT);
+  return dev;
+}
+
+/* YUY2 640x480, not the node's first size, negotiated on @h and a frame
+ * written: the node took that format, and keep_format is set. */
+static void
+push_640_with_format_kept (GstHarness * h, FakeV4l2Device * dev)
+{
+  struct v4l2_format fmt;
+
   gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=640, "
       "height=480, framerate=30/1");
   fail_unless_equals_int (gst_harness_push (h,
@@ -344,7 +349,22 @@ GST_START_TEST (test_sink_sets_controls_after_its_format)
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.width, 640);
   fail_unless_equals_int (fmt.fmt.pix.height, 480);
-  fail_unless_equals_int (control_value (dev, keep_format), 1);
+  fail_unless_equals_int (control_value (dev, KEEP_FORMAT), 1);
+}
+
+/* v4l2loopback 0.15's keep_format pins the node to the format in force:
+ * set at open it would pin the driver's default size before the sink
+ * sets the negotiated one.  An output node's controls are set once its
+ * format is. */
+GST_START_TEST (test_sink_sets_controls_after_its_format)
+{
+  FakeV4l2Device *dev = new_output_with_keep_format ();
+  GstHarness *h;
+  GstBus *bus;
+
+  h = start_harness ("fgrabsink device=" FAKE_PATH " extra-controls=\"c,"
+      "keep_format=true\"", &bus);
+  push_640_with_format_kept (h, dev);
   stop_harness (h, bus);
 }
 
@@ -355,17 +375,12 @@ GST_END_TEST;
  * v4l2loopback 0.15's default size. */
 GST_START_TEST (test_sink_controls_set_in_ready_wait_for_its_format)
 {
-  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  const guint32 keep_format = V4L2_CID_USER_BASE | 0xf900;
+  FakeV4l2Device *dev = new_output_with_keep_format ();
   GstStructure *s = gst_structure_from_string ("c, keep_format=true", NULL);
-  struct v4l2_format fmt;
   GstElement *sink;
   GstHarness *h;
   GstBus *bus;
 
-  fake_v4l2_device_add_control (dev, keep_format, V4L2_CTRL_TYPE_BOOLEAN,
-      "keep_format", 0, 1, 1, 0, 0);
-  fake_v4l2_device_set_format_lock_control (dev, keep_format);
   h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   bus = fgrab_check_harness_bus (h);
   sink = harness_fgrab (h, "fgrabsink");
@@ -373,17 +388,10 @@ GST_START_TEST (test_sink_controls_set_in_ready_wait_for_its_format)
       GST_STATE_CHANGE_SUCCESS);
   g_object_set (sink, "extra-controls", s, NULL);
   fail_unless_equals_int (fake_v4l2_device_get_control_set_count (dev,
-          keep_format), 0);
+          KEEP_FORMAT), 0);
 
   gst_harness_play (h);
-  gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=640, "
-      "height=480, framerate=30/1");
-  fail_unless_equals_int (gst_harness_push (h,
-          gst_harness_create_buffer (h, 640 * 480 * 2)), GST_FLOW_OK);
-  fake_v4l2_device_get_format (dev, &fmt);
-  fail_unless_equals_int (fmt.fmt.pix.width, 640);
-  fail_unless_equals_int (fmt.fmt.pix.height, 480);
-  fail_unless_equals_int (control_value (dev, keep_format), 1);
+  push_640_with_format_kept (h, dev);
 
   gst_structure_free (s);
   gst_object_unref (sink);
@@ -503,6 +511,25 @@ GST_START_TEST (test_bitmask_with_bit_31_reads_back_unsigned)
 
 GST_END_TEST;
 
+/* fgrabsrc with extra-controls @controls streams a buffer without a
+ * warning; the fake keeps the values set. */
+static void
+stream_with_controls (const gchar * controls)
+{
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH
+      " extra-controls=\"%s\"", controls);
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text;
+
+  h = start_harness (desc, &bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "unexpected warning: %s", text);
+  stop_harness (h, bus);
+  g_free (desc);
+}
+
 /* An integer menu item is named by its value, sign and all: "-5" and "5"
  * are different items, whichever comes first. */
 GST_START_TEST (test_integer_menu_items_named_by_signed_value)
@@ -510,22 +537,14 @@ GST_START_TEST (test_integer_menu_items_named_by_signed_value)
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   const gint64 minus_first[] = { -5, 5 }, plus_first[] = { 5, -5 };
   const guint32 a = V4L2_CID_USER_BASE | 0xf0a0, b = a + 1;
-  GstHarness *h;
-  GstBus *bus;
-  gchar *text;
 
   fake_v4l2_device_add_int_menu_control (dev, a, "Offset A", minus_first, 2,
       0, 0);
   fake_v4l2_device_add_int_menu_control (dev, b, "Offset B", plus_first, 2,
       0, 0);
-  h = start_harness ("fgrabsrc device=" FAKE_PATH " extra-controls=\"c,"
-      "offset_a=(string)5,offset_b=(string)-5\"", &bus);
-  gst_buffer_unref (gst_harness_pull (h));
+  stream_with_controls ("c,offset_a=(string)5,offset_b=(string)-5");
   fail_unless_equals_int (control_value (dev, a), 1);
   fail_unless_equals_int (control_value (dev, b), 1);
-  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
-      "unexpected warning: %s", text);
-  stop_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -537,22 +556,14 @@ GST_START_TEST (test_menu_index_past_the_listed_items_is_set)
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   const guint32 id = V4L2_CID_USER_BASE | 0xf0a0;
   gint64 values[300];
-  GstHarness *h;
-  GstBus *bus;
-  gchar *text;
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (values); i++)
     values[i] = i * 10;
   fake_v4l2_device_add_int_menu_control (dev, id, "Link Frequency", values,
       G_N_ELEMENTS (values), 0, 0);
-  h = start_harness ("fgrabsrc device=" FAKE_PATH " extra-controls=\"c,"
-      "link_frequency=280\"", &bus);
-  gst_buffer_unref (gst_harness_pull (h));
+  stream_with_controls ("c,link_frequency=280");
   fail_unless_equals_int (control_value (dev, id), 280);
-  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
-      "unexpected warning: %s", text);
-  stop_harness (h, bus);
 }
 
 GST_END_TEST;

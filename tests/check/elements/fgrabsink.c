@@ -150,22 +150,35 @@ GST_START_TEST (test_caps_probed_from_output_queue)
 
 GST_END_TEST;
 
+/* The caps an fgrabsink on FAKE_PATH offers in READY. */
+static GstCaps *
+sink_caps_in_ready (void)
+{
+  GstElement *sink = fgrab_check_element_new ("fgrabsink");
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstCaps *caps;
+
+  g_object_set (sink, "device", FAKE_PATH, NULL);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  caps = gst_pad_query_caps (pad, NULL);
+  GST_DEBUG ("probed %" GST_PTR_FORMAT, caps);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  return caps;
+}
+
 /* A driver that ignores the index of ENUM_FRAMESIZES and
  * ENUM_FRAMEINTERVALS answers its first entry for ever: the probe ends,
  * with that entry once. */
 GST_START_TEST (test_caps_probe_ends_when_driver_ignores_enum_index)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstElement *sink = fgrab_check_element_new ("fgrabsink");
-  GstPad *pad = gst_element_get_static_pad (sink, "sink");
   GstCaps *caps, *want;
 
   fake_v4l2_device_set_enum_ignores_index (dev, TRUE);
-  g_object_set (sink, "device", FAKE_PATH, NULL);
-  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
-      GST_STATE_CHANGE_SUCCESS);
-  caps = gst_pad_query_caps (pad, NULL);
-  GST_DEBUG ("probed %" GST_PTR_FORMAT, caps);
+  caps = sink_caps_in_ready ();
 
   /* YUYV and UYVY, each at its first size and rate */
   fail_unless_equals_int (gst_caps_get_size (caps), 2);
@@ -177,11 +190,7 @@ GST_START_TEST (test_caps_probe_ends_when_driver_ignores_enum_index)
   gst_caps_unref (want);
   fail_unless (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_ENUM_FRAMEINTERVALS) < 100);
-
   gst_caps_unref (caps);
-  gst_element_set_state (sink, GST_STATE_NULL);
-  gst_object_unref (pad);
-  gst_object_unref (sink);
 }
 
 GST_END_TEST;
@@ -189,15 +198,10 @@ GST_END_TEST;
 GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstElement *sink = fgrab_check_element_new ("fgrabsink");
-  GstPad *pad = gst_element_get_static_pad (sink, "sink");
   GstCaps *caps, *odd;
 
   fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
-  g_object_set (sink, "device", FAKE_PATH, NULL);
-  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
-      GST_STATE_CHANGE_SUCCESS);
-  caps = gst_pad_query_caps (pad, NULL);
+  caps = sink_caps_in_ready ();
 
   /* TRY_FMT's range: a size the node never listed is allowed */
   odd = gst_caps_from_string ("video/x-raw, format=YUY2, width=1000, "
@@ -206,9 +210,6 @@ GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
 
   gst_caps_unref (odd);
   gst_caps_unref (caps);
-  gst_element_set_state (sink, GST_STATE_NULL);
-  gst_object_unref (pad);
-  gst_object_unref (sink);
 }
 
 GST_END_TEST;
