@@ -46,8 +46,9 @@
  * the input and norm and before the caps are probed, since some decide the
  * format (an encoder's stream type); fgrabsink once it has set the
  * negotiated format, since some pin the format in force (v4l2loopback
- * 0.15's keep_format).  Both set them again each time the property
- * changes while the device is open, for the controls the driver lets
+ * 0.15's keep_format), whether they were set in NULL or in READY.  Both
+ * set them again each time the property changes while the device is open
+ * (fgrabsink: and its format set), for the controls the driver lets
  * change then.  A control that cannot be set is left out with a warning
  * naming it and why (no such control: the warning lists the node's;
  * value out of range: it gives the range; read-only; busy while
@@ -206,14 +207,18 @@ set_extra_controls (FgrabObject * obj, const GValue * value)
 {
   const GstStructure *s = gst_value_get_structure (value);
   FgrabDevice *device;
+  gboolean now;
 
   GST_OBJECT_LOCK (obj->element);
   g_clear_pointer (&obj->extra_controls, gst_structure_free);
   obj->extra_controls = s ? gst_structure_copy (s) : NULL;
+  /* an output node's wait for its format, even while it is open
+   * (fgrab_object_apply_output_controls) */
+  now = !obj->output || obj->output_controls_due;
   GST_OBJECT_UNLOCK (obj->element);
 
   /* while open, at once: a bitrate or a picture setting changes live */
-  device = fgrab_object_ref_device (obj);
+  device = now ? fgrab_object_ref_device (obj) : NULL;
   if (device && s) {
     post_refusals (obj, fgrab_device_set_controls (device, s));
   }

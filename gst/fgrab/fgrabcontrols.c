@@ -29,7 +29,11 @@
 #include "fgrabcontrols.h"
 #include "fgrabdevice-private.h"
 
-/* A menu longer than this is a driver bug, not a menu. */
+/* Menu items listed (VIDIOC_QUERYMENU) of a control: a bound for a driver
+ * whose menu range is absurd.  The kernel's helpers make menus of at most
+ * 256 items (v4l2_ctrl_new_std_menu() and v4l2_ctrl_new_int_menu() take a
+ * u8 maximum); a custom one (v4l2_ctrl_new_custom()) may be longer, and
+ * an index past those listed is left to the driver to check. */
 #define MAX_MENU_ITEMS 256
 
 static void
@@ -272,17 +276,24 @@ gvalue_to_int64 (const GValue * value, gint64 * out)
   }
 }
 
-/* The index of the menu item @text names (folded as names are), or -1. */
+/* The index of the menu item @text names, or -1: folded as names are, but
+ * for an integer menu, whose items are numbers: "-5" and "5" fold alike. */
 static gint64
 menu_index (const FgrabControl * control, const gchar * text)
 {
-  gchar *folded = fgrab_control_fold_name (text);
-  gint64 found = -1;
+  gboolean numbers = control->type == V4L2_CTRL_TYPE_INTEGER_MENU;
+  gchar *folded = numbers ? g_strdup (text) : fgrab_control_fold_name (text);
+  gint64 found = -1, value;
   guint i;
 
+  if (numbers && parse_int64 (text, &value)) {
+    g_free (folded);
+    folded = g_strdup_printf ("%" G_GINT64_FORMAT, value);
+  }
   for (i = 0; i < control->items->len && found < 0; i++) {
     const gchar *item = g_ptr_array_index (control->items, i);
-    gchar *item_folded = item ? fgrab_control_fold_name (item) : NULL;
+    gchar *item_folded = item && !numbers ? fgrab_control_fold_name (item) :
+        g_strdup (item);
 
     if (item_folded && strcmp (item_folded, folded) == 0)
       found = control->minimum + i;
@@ -299,6 +310,15 @@ menu_item (const FgrabControl * control, gint64 index)
       index - control->minimum >= control->items->len)
     return NULL;
   return g_ptr_array_index (control->items, index - control->minimum);
+}
+
+/* @index is in the menu's range but past the items listed (see
+ * MAX_MENU_ITEMS). */
+static gboolean
+past_listed (const FgrabControl * control, gint64 index)
+{
+  return index <= control->maximum &&
+      index - control->minimum >= (gint64) control->items->len;
 }
 
 /* "0: vbr, 1: cbr" for messages. */
@@ -382,7 +402,7 @@ menu_value (FgrabDevice * device, const FgrabControl * control,
     g_free (menu);
     return FALSE;
   }
-  if (menu_item (control, *index) == NULL)
+  if (menu_item (control, *index) == NULL && !past_listed (control, *index))
     return range_error (error, device, control, *index);
   return TRUE;
 }
@@ -670,9 +690,14 @@ fgrab_device_set_controls (FgrabDevice * device, const GstStructure * settings)
     if (apply_class (device, r, refusals) && r->which == V4L2_CTRL_CLASS_CODEC)
       codec = TRUE;
   }
-  /* an encoder's stream type decides the format it delivers */
-  if (codec)
+  /* an encoder's stream type decides the caps it delivers: they are
+   * probed again.  The format is read again in the same hold of the lock:
+   * an element that has just set it (an output node's controls come after
+   * its format) finds it in force, never forgotten. */
+  if (codec) {
     fgrab_device_forget_format (device);
+    fgrab_device_ensure_format (device);
+  }
 
   g_ptr_array_unref (requests);
   g_ptr_array_unref (controls);
@@ -762,6 +787,11 @@ value_from_control (const FgrabControl * control,
   } else if (item && G_VALUE_HOLDS_STRING (given)) {
     g_value_init (out, G_TYPE_STRING);
     g_value_set_string (out, item);
+  } else if (control->type == V4L2_CTRL_TYPE_BITMASK) {
+    /* the kernel carries a bitmask in the s32 value: its bits are
+     * unsigned */
+    g_value_init (out, G_TYPE_UINT);
+    g_value_set_uint (out, (guint32) c->value);
   } else {
     g_value_init (out, G_TYPE_INT);
     g_value_set_int (out, c->value);

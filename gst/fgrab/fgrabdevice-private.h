@@ -42,6 +42,9 @@ void
 fgrab_device_set_error (GError ** error, FgrabDeviceError code,
     const gchar * debug, const gchar * format, ...)
 G_GNUC_PRINTF (4, 5);
+/* Makes a string from the driver valid UTF-8 in place, for properties
+ * and messages: bytes that are not become '?'. */
+     void fgrab_make_valid_utf8 (gchar * str);
 /* ioctl() on the node, retried on EINTR. */
      gint fgrab_device_ioctl (FgrabDevice * device, unsigned long request,
     void *arg);

@@ -87,8 +87,8 @@ fourcc_to_string (guint32 fourcc)
 
 /* Makes a string from the driver valid UTF-8 in place, for properties
  * and messages: bytes that are not become '?'. */
-static void
-make_valid_utf8 (gchar * str)
+void
+fgrab_make_valid_utf8 (gchar * str)
 {
   const gchar *end;
 
@@ -414,8 +414,8 @@ query_capabilities (FgrabDevice * device, GError ** error)
   /* Drivers do not always terminate the card name. */
   device->vcap.card[sizeof (device->vcap.card) - 1] = '\0';
   device->vcap.driver[sizeof (device->vcap.driver) - 1] = '\0';
-  make_valid_utf8 ((gchar *) device->vcap.card);
-  make_valid_utf8 ((gchar *) device->vcap.driver);
+  fgrab_make_valid_utf8 ((gchar *) device->vcap.card);
+  fgrab_make_valid_utf8 ((gchar *) device->vcap.driver);
 
   if (device->vcap.capabilities & V4L2_CAP_DEVICE_CAPS)
     device->node_caps = device->vcap.device_caps;

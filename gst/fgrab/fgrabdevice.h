@@ -186,6 +186,20 @@ gboolean fgrab_device_set_format (FgrabDevice * device, GstCaps * caps,
 /* The frame layout and a GstVideoInfo of the format in force. */
 gboolean fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
     FgrabFrameLayout * layout);
+/* The format in force, read in one hold of the lock (G_FMT at the first
+ * use after an open, input, standard or codec control): a copy into @fmt
+ * (may be NULL), and its entry of the format table, NULL while the node is
+ * closed or for a format without one.  What the elements read of the
+ * format, so that a thread setting controls never shows them one half
+ * read. */
+const FgrabFormat *fgrab_device_get_format (FgrabDevice * device,
+    struct v4l2_format *fmt);
+/* FALSE with @error when the driver stores a raw frame of the format in
+ * force in fewer bytes (its sizeimage) than @layout's picture (from
+ * fgrab_device_get_layout), as vivid does at an odd height: every frame
+ * read would come short, every frame written overrun its buffer. */
+gboolean fgrab_device_check_frame_size (FgrabDevice * device,
+    const FgrabFrameLayout * layout, GError ** error);
 
 gboolean fgrab_device_get_params (FgrabDevice * device,
     FgrabStreamParams * params, GError ** error);

@@ -466,6 +466,9 @@ void
 fgrab_object_apply_output_controls (FgrabObject * obj)
 {
   g_return_if_fail (obj->output);
+  GST_OBJECT_LOCK (obj->element);
+  obj->output_controls_due = TRUE;
+  GST_OBJECT_UNLOCK (obj->element);
   if (obj->device)
     fgrab_control_props_apply (obj, obj->device);
 }
@@ -588,6 +591,7 @@ fgrab_object_unconfigure (FgrabObject * obj)
   obj->format = NULL;
   GST_OBJECT_LOCK (obj->element);
   obj->configured = FALSE;
+  obj->output_controls_due = FALSE;
   GST_OBJECT_UNLOCK (obj->element);
 }
 
@@ -754,8 +758,10 @@ fgrab_object_post_no_caps_error (FgrabObject * obj)
 void
 fgrab_object_post_layout_error (FgrabObject * obj)
 {
-  const struct v4l2_pix_format *pix = &obj->device->format.fmt.pix;
+  struct v4l2_format fmt;
+  const struct v4l2_pix_format *pix = &fmt.fmt.pix;
 
+  fgrab_device_get_format (obj->device, &fmt);
   GST_ELEMENT_ERROR (obj->element, CORE, NEGOTIATION,
       ("Device '%s' describes its frames in a way that cannot be used "
           "(bytes per line or image size are wrong).", obj->device->path),

@@ -94,6 +94,9 @@ typedef struct
    * properties (FGRAB_PROP_BRIGHTNESS on) set, bit i for balance[i]
    * (fgrabcontrolprops.c) */
   GstStructure *extra_controls;
+  /* an output node's controls were set after its format: the ones set
+   * from now on go to the node at once (until unconfigured) */
+  gboolean output_controls_due;
   gint balance[4];
   guint balance_set;
   /* GstColorBalanceChannel of the open node, built when first asked

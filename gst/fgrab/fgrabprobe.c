@@ -36,8 +36,10 @@
 
 /* Largest size asked of a driver that does not enumerate sizes. */
 #define PROBE_MAX_DIMENSION 32768
-/* More formats than any driver has. */
+/* More formats than any driver has; and more sizes of a format, or
+ * intervals of a size. */
 #define MAX_ENUM_FORMATS 1024
+#define MAX_ENUM_ENTRIES 1024
 
 /* One probe of a node's caps. */
 typedef struct
@@ -226,6 +228,26 @@ fract_is_valid (const struct v4l2_fract *fract)
       fract->numerator <= G_MAXINT && fract->denominator <= G_MAXINT;
 }
 
+/* Whether an enumeration of sizes or intervals goes on to @index, whose
+ * entry the driver gave (@answered; @repeats: the first entry again).  A
+ * driver that ignores the index (v4l2loopback's ENUM_FRAMEINTERVALS reads
+ * none) would answer its first entry for ever, with the device lock held:
+ * it ends there, and any enumeration at MAX_ENUM_ENTRIES. */
+static gboolean
+enum_goes_on (FgrabDevice * device, guint32 index, gboolean answered,
+    gboolean repeats)
+{
+  if (!answered)
+    return FALSE;
+  if (repeats || index >= MAX_ENUM_ENTRIES) {
+    GST_WARNING ("%s: the driver answers entry %u of a size or interval "
+        "enumeration %s; the enumeration ends there", device->path, index,
+        repeats ? "with its first again" : "beyond any driver's");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* The framerate field for one size: the intervals the node enumerates,
  * else (TIMEPERFRAME) any rate, else the one rate G_PARM reports. */
 static void
@@ -233,7 +255,9 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
     guint height, const struct v4l2_streamparm *parm, GValue * rates)
 {
   struct v4l2_frmivalenum ival;
+  struct v4l2_fract first;
   GValue rate = G_VALUE_INIT;
+  gboolean answered;
 
   memset (&ival, 0, sizeof (ival));
   ival.index = 0;
@@ -245,6 +269,7 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
     if (ival.type == V4L2_FRMIVAL_TYPE_DISCRETE) {
       g_value_init (rates, GST_TYPE_LIST);
       g_value_init (&rate, GST_TYPE_FRACTION);
+      first = ival.discrete;
       do {
         if (fract_is_valid (&ival.discrete)) {
           gst_value_set_fraction (&rate, ival.discrete.denominator,
@@ -252,8 +277,11 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
           gst_value_list_append_value (rates, &rate);
         }
         ival.index++;
-      } while (fgrab_device_ioctl (device, VIDIOC_ENUM_FRAMEINTERVALS,
-              &ival) == 0);
+        answered = fgrab_device_ioctl (device, VIDIOC_ENUM_FRAMEINTERVALS,
+            &ival) == 0;
+      } while (enum_goes_on (device, ival.index, answered,
+              ival.discrete.numerator == first.numerator &&
+              ival.discrete.denominator == first.denominator));
       g_value_unset (&rate);
 
       if (gst_value_list_get_size (rates) == 1) {
@@ -377,7 +405,9 @@ static void
 probe_discrete_sizes (FgrabProbe * probe, const FgrabFormat * format,
     struct v4l2_frmsizeenum *size)
 {
+  struct v4l2_frmsize_discrete first = size->discrete;
   GValue w = G_VALUE_INIT, h = G_VALUE_INIT;
+  gboolean answered;
 
   g_value_init (&w, G_TYPE_INT);
   g_value_init (&h, G_TYPE_INT);
@@ -390,8 +420,11 @@ probe_discrete_sizes (FgrabProbe * probe, const FgrabFormat * format,
           size->discrete.height);
     }
     size->index++;
-  } while (fgrab_device_ioctl (probe->device, VIDIOC_ENUM_FRAMESIZES,
-          size) == 0 && size->type == V4L2_FRMSIZE_TYPE_DISCRETE);
+    answered = fgrab_device_ioctl (probe->device, VIDIOC_ENUM_FRAMESIZES,
+        size) == 0 && size->type == V4L2_FRMSIZE_TYPE_DISCRETE;
+  } while (enum_goes_on (probe->device, size->index, answered,
+          size->discrete.width == first.width &&
+          size->discrete.height == first.height));
   g_value_unset (&w);
   g_value_unset (&h);
 }
@@ -676,4 +709,42 @@ fgrab_device_get_current_caps (FgrabDevice * device)
         parm.parm.capture.timeperframe.denominator,
         parm.parm.capture.timeperframe.numerator, NULL);
   return gst_caps_new_full (s, frame, NULL);
+}
+
+/* ---- the format in force, as the elements see it ---- */
+
+const FgrabFormat *
+fgrab_device_get_format (FgrabDevice * device, struct v4l2_format *fmt)
+{
+  HOLD_DEVICE_LOCK (device);
+
+  fgrab_device_ensure_format (device);
+  if (fmt)
+    *fmt = device->format;
+  return device->fgrab_format;
+}
+
+gboolean
+fgrab_device_check_frame_size (FgrabDevice * device,
+    const FgrabFrameLayout * layout, GError ** error)
+{
+  HOLD_DEVICE_LOCK (device);
+  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+  const FgrabFormat *format = fgrab_device_get_format (device, NULL);
+  gchar *debug;
+
+  if (format == NULL || format->kind != FGRAB_FORMAT_KIND_RAW ||
+      pix->sizeimage == 0 || pix->sizeimage >= layout->payload)
+    return TRUE;
+
+  debug = g_strdup_printf ("bytesperline %u", pix->bytesperline);
+  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+      "Device '%s' stores a frame of %s %ux%u in %u bytes, less than the %"
+      G_GSIZE_FORMAT " bytes GStreamer needs for it: the driver leaves part "
+      "of the picture out (such as the last chroma row at an odd height). "
+      "Ask for another size, such as an even height.", device->path,
+      gst_video_format_to_string (format->video_format), pix->width,
+      pix->height, pix->sizeimage, layout->payload);
+  g_free (debug);
+  return FALSE;
 }

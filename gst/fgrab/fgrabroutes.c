@@ -161,6 +161,8 @@ enum_route (FgrabDevice * device, guint32 index, FgrabRoute * route)
     route->std = in.std;
     route->has_std = (in.capabilities & V4L2_IN_CAP_STD) || in.std != 0;
   }
+  /* the name goes into messages, as the card name does */
+  fgrab_make_valid_utf8 (route->name);
   GST_DEBUG ("%s: %s %u '%s' std 0x%" G_GINT64_MODIFIER "x%s", device->path,
       device->output ? "output" : "input", index, route->name,
       (guint64) route->std, route->has_std ? "" : " (no standards)");

@@ -133,13 +133,28 @@ fgrab_writer_configure (FgrabWriter * writer, GstCaps * caps,
     GstFgrabWriteSize write_size)
 {
   FgrabDevice *device = writer->obj->device;
+  const FgrabFormat *format = writer->obj->format;
   GstVideoInfo device_info;
+  GError *error = NULL;
 
-  writer->kind = device->fgrab_format->kind;
+  /* none: the driver's format has no caps, and no layout either */
+  writer->kind = format ? format->kind : FGRAB_FORMAT_KIND_RAW;
   /* encoded frames go out as they come: only raw ones need the layout */
   if (!fgrab_device_get_layout (device, &device_info, &writer->layout) &&
       writer->kind == FGRAB_FORMAT_KIND_RAW) {
     fgrab_object_post_layout_error (writer->obj);
+    return FALSE;
+  }
+  /* A frame the driver stores in fewer bytes than the picture (vivid's
+   * NV12 at an odd height: vivid_try_fmt_vid_out() counts bytesperline *
+   * height / 2 chroma bytes, where V4L2's v4l2_fill_pixfmt() and GStreamer
+   * count whole chroma rows, rounded up) has no room for the end of the
+   * picture.  Written whole, each frame would overrun vb2's buffer and
+   * shift all the frames after it; cut to sizeimage, it would lose half
+   * its last chroma row without a word.  Refused, as fgrabsrc refuses it. */
+  if (!fgrab_device_check_frame_size (device, &writer->layout, &error)) {
+    FGRAB_ELEMENT_POST_ERROR (writer->obj->element, error);
+    g_error_free (error);
     return FALSE;
   }
   if (writer->kind == FGRAB_FORMAT_KIND_RAW &&

@@ -338,9 +338,9 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   GST_OBJECT_LOCK (self);
   write_size = self->write_size;
   GST_OBJECT_UNLOCK (self);
+  self->obj.format = fgrab_device_get_format (device, NULL);
   if (!fgrab_writer_configure (&self->writer, caps, write_size))
     goto failed;
-  self->obj.format = device->fgrab_format;
   if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW) {
     GST_VIDEO_SINK_WIDTH (self) = GST_VIDEO_INFO_WIDTH (&self->writer.info);
     GST_VIDEO_SINK_HEIGHT (self) = GST_VIDEO_INFO_HEIGHT (&self->writer.info);

@@ -313,7 +313,9 @@ configure_vbi_rate (GstFgrabSrc * self)
 static void
 configure_stream_rate (GstFgrabSrc * self, gint req_n, gint req_d)
 {
-  if (fgrab_format_is_vbi (self->obj.device->fgrab_format))
+  const FgrabFormat *format = fgrab_device_get_format (self->obj.device, NULL);
+
+  if (format != NULL && fgrab_format_is_vbi (format))
     configure_vbi_rate (self);
   else
     configure_rate (self, req_n, req_d);
@@ -325,28 +327,23 @@ static gboolean
 configure_layout (GstFgrabSrc * self)
 {
   FgrabDevice *device = self->obj.device;
-  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+  GError *error = NULL;
 
-  self->obj.format = device->fgrab_format;
-  if (!fgrab_device_get_layout (device, &self->info, &self->layout)) {
+  /* read through the device lock: a codec control set by the application
+   * meanwhile makes the device read its format again */
+  self->obj.format = fgrab_device_get_format (device, NULL);
+  if (self->obj.format == NULL ||
+      !fgrab_device_get_layout (device, &self->info, &self->layout)) {
     fgrab_object_post_layout_error (&self->obj);
     return FALSE;
   }
 
   /* Every buffer of a driver whose sizeimage is below the frame GStreamer
-   * describes comes short of it (vivid rounds the chroma rows of 4:2:0 at
-   * an odd height down), and each would be dropped. */
-  if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW && pix->sizeimage != 0 &&
-      pix->sizeimage < self->layout.payload) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Device '%s' stores a frame of %s %ux%u in %u bytes, less than the "
-            "%" G_GSIZE_FORMAT " bytes GStreamer needs for it: the driver "
-            "leaves part of the picture out (such as the last chroma row at "
-            "an odd height). Ask for another size, such as an even height.",
-            device->path,
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&self->info)),
-            pix->width, pix->height, pix->sizeimage, self->layout.payload),
-        ("bytesperline %u", pix->bytesperline));
+   * describes comes short of it (vivid rounds the chroma of 4:2:0 at an
+   * odd height down), and each would be dropped. */
+  if (!fgrab_device_check_frame_size (device, &self->layout, &error)) {
+    FGRAB_ELEMENT_POST_ERROR (self, error);
+    g_error_free (error);
     return FALSE;
   }
   return TRUE;
@@ -603,7 +600,7 @@ restore_device (GstFgrabSrc * self, const gchar * after)
   }
   configure_stream_rate (self, self->fps_n, self->fps_d);
   /* both layouts come zeroed from fgrab_device_get_layout, padding too */
-  if (device->fgrab_format != self->obj.format ||
+  if (fgrab_device_get_format (device, NULL) != self->obj.format ||
       !fgrab_device_get_layout (device, &info, &layout) ||
       memcmp (&layout, &self->layout, sizeof (layout)) != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ,

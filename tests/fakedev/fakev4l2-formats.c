@@ -142,8 +142,12 @@ fake_v4l2_compute_pix (guint32 pixelformat, guint width, guint height,
     for (i = 0; i < info->n_chroma; i++) {
       guint64 cbpl = (bpl + info->hdiv - 1) / info->hdiv * info->chroma_bpp /
           info->bpp;
-      size += cbpl * (chroma_rows_down ? height / info->vdiv :
-          (height + info->vdiv - 1) / info->vdiv);
+      /* vivid_try_fmt_vid_cap() and vivid_try_fmt_vid_out() (vivid's
+       * vivid-vid-cap.c, vivid-vid-out.c) add bytesperline * height *
+       * (bit_depth / vdownsampling) / bit_depth[0] bytes a chroma plane:
+       * its bytes rounded down, half a row short at an odd height */
+      size += chroma_rows_down ? cbpl * height / info->vdiv :
+          cbpl * ((height + info->vdiv - 1) / info->vdiv);
     }
   }
   size += sizeimage_padding;

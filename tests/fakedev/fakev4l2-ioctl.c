@@ -197,6 +197,8 @@ enum_framesizes (FakeV4l2Device * dev, struct v4l2_frmsizeenum *fs)
   memset (fs, 0, sizeof (*fs));
   fs->index = index;
   fs->pixel_format = pixfmt;
+  if (dev->enum_ignores_index)
+    index = 0;
   if (dev->std_locked) {
     if (index > 0)
       return EINVAL;
@@ -245,6 +247,8 @@ enum_frameintervals (FakeV4l2Device * dev, struct v4l2_frmivalenum *fi)
   memset (fi, 0, sizeof (*fi));
   fi->index = index;
   fi->pixel_format = pixfmt;
+  if (dev->enum_ignores_index)
+    index = 0;
   fi->width = width;
   fi->height = height;
   if (dev->std_locked) {

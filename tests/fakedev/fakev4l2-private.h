@@ -156,6 +156,8 @@ struct _FakeV4l2Device
 
   GPtrArray *formats;           /* FakeFormat */
   gboolean enumerates_sizes;
+  /* ENUM_FRAMESIZES / ENUM_FRAMEINTERVALS answer index 0 for any index */
+  gboolean enum_ignores_index;
   /* capture fds never poll readable (v4l2loopback 0.12 for readers that
    * did not call STREAMON) */
   gboolean poll_silent;
@@ -310,8 +312,9 @@ struct _FakeV4l2Device
 };
 
 /* fakev4l2-formats.c */
-/* @chroma_rows_down: chroma rows counted as height / vdiv rounded down
- * (vivid), else up (v4l2_fill_pixfmt) */
+/* @chroma_rows_down: a chroma plane counted as bytesperline * height /
+ * vdiv bytes rounded down (vivid), else as whole rows rounded up
+ * (v4l2_fill_pixfmt) */
 G_GNUC_INTERNAL gboolean fake_v4l2_compute_pix (guint32 pixelformat,
     guint width, guint height, guint bpl_padding, guint sizeimage_padding,
     gboolean chroma_rows_down, guint * bytesperline, guint * sizeimage);

@@ -391,6 +391,15 @@ fake_v4l2_device_set_enumerates_sizes (FakeV4l2Device * dev,
 }
 
 void
+fake_v4l2_device_set_enum_ignores_index (FakeV4l2Device * dev, gboolean ignores)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->enum_ignores_index = ignores;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
 fake_v4l2_device_set_format (FakeV4l2Device * dev, guint32 pixelformat,
     guint width, guint height, guint32 field, guint32 colorspace)
 {

@@ -193,6 +193,13 @@ void fake_v4l2_device_set_interval_range (FakeV4l2Device * dev,
  * 16x16..4096x4096). */
 void fake_v4l2_device_set_enumerates_sizes (FakeV4l2Device * dev,
     gboolean enumerates);
+/* TRUE: ENUM_FRAMESIZES and ENUM_FRAMEINTERVALS never look at the index
+ * and answer the first entry for every one, so an enumeration never ends.
+ * v4l2loopback's vidioc_enum_frameintervals() (v4l2loopback.c) reads no
+ * index either: it answers an opener's first call, whatever its index;
+ * the same code without its call count answers them all. */
+void fake_v4l2_device_set_enum_ignores_index (FakeV4l2Device * dev,
+    gboolean ignores);
 
 /* Current format.  bytesperline/sizeimage 0 = computed (tight, per the
  * fake's own table of bytes per pixel); @bpl_padding adds that many bytes
@@ -215,11 +222,13 @@ void fake_v4l2_device_set_fields (FakeV4l2Device * dev, guint32 default_field,
     guint32 accepted);
 void fake_v4l2_device_set_padding (FakeV4l2Device * dev, guint bpl_padding,
     guint sizeimage_padding);
-/* TRUE: sizeimage counts the chroma rows of vertically subsampled formats
- * as height / 2 rounded down, as vivid computes it: at an odd height
- * (NV12 720x241) it is one chroma row below the frame GStreamer and
+/* TRUE: sizeimage counts a chroma plane of a vertically subsampled format
+ * as bytesperline * height / 2 bytes rounded down, as vivid's
+ * vivid_try_fmt_vid_cap() and vivid_try_fmt_vid_out() (vivid-vid-cap.c,
+ * vivid-vid-out.c) compute it: at an odd height (NV12 720x241: 720 * 241
+ * + 720 * 241 / 2) it is half a chroma row below the frame GStreamer and
  * v4l2_fill_pixfmt() describe, and so is every frame read.  FALSE
- * (default): rounded up. */
+ * (default): whole chroma rows, rounded up. */
 void fake_v4l2_device_set_chroma_rows_rounded_down (FakeV4l2Device * dev,
     gboolean down);
 /* TRUE: every format reports sizeimage 0 (a stream driver that does not

@@ -320,23 +320,28 @@ GST_START_TEST (test_sink_sets_controls)
 
 GST_END_TEST;
 
-/* v4l2loopback 0.15's keep_format pins the node to the format in force:
- * set at open it would pin the driver's default size before the sink
- * sets the negotiated one.  An output node's controls are set once its
- * format is. */
-GST_START_TEST (test_sink_sets_controls_after_its_format)
+#define KEEP_FORMAT (V4L2_CID_USER_BASE | 0xf900)
+
+/* An output node with v4l2loopback 0.15's keep_format, which pins the
+ * format in force while set. */
+static FakeV4l2Device *
+new_output_with_keep_format (void)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  const guint32 keep_format = V4L2_CID_USER_BASE | 0xf900;
-  struct v4l2_format fmt;
-  GstHarness *h;
-  GstBus *bus;
 
-  fake_v4l2_device_add_control (dev, keep_format, V4L2_CTRL_TYPE_BOOLEAN,
+  fake_v4l2_device_add_control (dev, KEEP_FORMAT, V4L2_CTRL_TYPE_BOOLEAN,
       "keep_format", 0, 1, 1, 0, 0);
-  fake_v4l2_device_set_format_lock_control (dev, keep_format);
-  h = start_harness ("fgrabsink device=" FAKE_PATH " extra-controls=\"c,"
-      "keep_format=true\"", &bus);
+  fake_v4l2_device_set_format_lock_control (dev, KEEP_FORMAT);
+  return dev;
+}
+
+/* YUY2 640x480, not the node's first size, negotiated on @h and a frame
+ * written: the node took that format, and keep_format is set. */
+static void
+push_640_with_format_kept (GstHarness * h, FakeV4l2Device * dev)
+{
+  struct v4l2_format fmt;
+
   gst_harness_set_src_caps_str (h, "video/x-raw, format=YUY2, width=640, "
       "height=480, framerate=30/1");
   fail_unless_equals_int (gst_harness_push (h,
@@ -344,8 +349,221 @@ GST_START_TEST (test_sink_sets_controls_after_its_format)
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.width, 640);
   fail_unless_equals_int (fmt.fmt.pix.height, 480);
-  fail_unless_equals_int (control_value (dev, keep_format), 1);
+  fail_unless_equals_int (control_value (dev, KEEP_FORMAT), 1);
+}
+
+/* v4l2loopback 0.15's keep_format pins the node to the format in force:
+ * set at open it would pin the driver's default size before the sink
+ * sets the negotiated one.  An output node's controls are set once its
+ * format is. */
+GST_START_TEST (test_sink_sets_controls_after_its_format)
+{
+  FakeV4l2Device *dev = new_output_with_keep_format ();
+  GstHarness *h;
+  GstBus *bus;
+
+  h = start_harness ("fgrabsink device=" FAKE_PATH " extra-controls=\"c,"
+      "keep_format=true\"", &bus);
+  push_640_with_format_kept (h, dev);
   stop_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* Set in READY, while the node is open, the controls still wait for the
+ * format, as they do when set in NULL: keep_format set first would pin
+ * v4l2loopback 0.15's default size. */
+GST_START_TEST (test_sink_controls_set_in_ready_wait_for_its_format)
+{
+  FakeV4l2Device *dev = new_output_with_keep_format ();
+  GstStructure *s = gst_structure_from_string ("c, keep_format=true", NULL);
+  GstElement *sink;
+  GstHarness *h;
+  GstBus *bus;
+
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
+  bus = fgrab_check_harness_bus (h);
+  sink = harness_fgrab (h, "fgrabsink");
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (sink, "extra-controls", s, NULL);
+  fail_unless_equals_int (fake_v4l2_device_get_control_set_count (dev,
+          KEEP_FORMAT), 0);
+
+  gst_harness_play (h);
+  push_640_with_format_kept (h, dev);
+
+  gst_structure_free (s);
+  gst_object_unref (sink);
+  stop_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* ivtv's PVR-350 decoder output node has the card's codec controls (a
+ * cx2341x handler serves every node of the card): one set after the
+ * format must leave the sink the format it has just set. */
+GST_START_TEST (test_sink_codec_control_after_format_writes_frames)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  GstHarness *h;
+
+  fake_v4l2_device_add_mpeg_controls (dev);
+  h = fgrab_check_sink_push_yuy2 (FAKE_PATH, "sync=false extra-controls=\"c,"
+      "video_bitrate=4000000\"", 3);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
+  fail_unless_equals_int (control_value (dev, V4L2_CID_MPEG_VIDEO_BITRATE),
+      4000000);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A codec control set by the application while fgrabsrc's streaming
+ * thread is between S_FMT and its use of the format.  The log line
+ * fgrabsrc writes in that window sets it, on the streaming thread, which
+ * makes the race's worst order certain. */
+typedef struct
+{
+  GstElement *src;
+  GstStructure *controls;
+  gint fired;
+} SetInWindow;
+
+static void
+set_controls_in_window (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  SetInWindow *w = user_data;
+  const gchar *text;
+
+  if (g_strcmp0 (gst_debug_category_get_name (category), "fgrabsrc") != 0)
+    return;
+  text = gst_debug_message_get (message);
+  if (text == NULL || !g_str_has_prefix (text, "driver runs at") ||
+      !g_atomic_int_compare_and_exchange (&w->fired, 0, 1))
+    return;
+  g_object_set (w->src, "extra-controls", w->controls, NULL);
+}
+
+GST_START_TEST (test_codec_control_while_src_configures)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  SetInWindow w = { NULL, NULL, 0 };
+  GstHarness *h;
+  GstBus *bus;
+
+  fake_v4l2_device_add_mpeg_controls (dev);
+  h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH
+      " extra-controls=\"c,video_bitrate=4000000\"");
+  bus = fgrab_check_harness_bus (h);
+  w.src = harness_fgrab (h, "fgrabsrc");
+  w.controls = gst_structure_from_string ("c, video_bitrate=5000000", NULL);
+  gst_debug_set_threshold_for_name ("fgrabsrc", GST_LEVEL_INFO);
+  gst_debug_add_log_function (set_controls_in_window, &w, NULL);
+
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_int (g_atomic_int_get (&w.fired), 1);
+  fail_unless_equals_int (control_value (dev, V4L2_CID_MPEG_VIDEO_BITRATE),
+      5000000);
+
+  gst_debug_remove_log_function_by_data (&w);
+  gst_debug_unset_threshold_for_name ("fgrabsrc");
+  gst_structure_free (w.controls);
+  gst_object_unref (w.src);
+  stop_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* Bitmask controls are unsigned: bit 31 set reads back as such. */
+GST_START_TEST (test_bitmask_with_bit_31_reads_back_unsigned)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  GstStructure *got;
+  GstElement *src;
+  GstHarness *h;
+  GstBus *bus;
+  guint value = 0;
+
+  /* vivid's Bitmask control (vivid-ctrls.c, vivid_ctrl_bitmask) */
+  fake_v4l2_device_add_control (dev, FAKE_V4L2_CID_VIVID_BUTTON + 6,
+      V4L2_CTRL_TYPE_BITMASK, "Bitmask", 0, 0x80402010, 0, 0x80002000, 0);
+  h = start_harness ("fgrabsrc device=" FAKE_PATH " extra-controls=\"c,"
+      "bitmask=(uint)0x80000010\"", &bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  /* the kernel keeps it in a 32-bit value */
+  fail_unless_equals_uint64 ((guint32) control_value (dev,
+          FAKE_V4L2_CID_VIVID_BUTTON + 6), 0x80000010);
+
+  src = harness_fgrab (h, "fgrabsrc");
+  g_object_get (src, "extra-controls", &got, NULL);
+  fail_unless (gst_structure_get_uint (got, "bitmask", &value),
+      "read back as a %s", G_VALUE_TYPE_NAME (gst_structure_get_value (got,
+              "bitmask")));
+  fail_unless_equals_uint64 (value, 0x80000010);
+  gst_structure_free (got);
+  gst_object_unref (src);
+  stop_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* fgrabsrc with extra-controls @controls streams a buffer without a
+ * warning; the fake keeps the values set. */
+static void
+stream_with_controls (const gchar * controls)
+{
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH
+      " extra-controls=\"%s\"", controls);
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text;
+
+  h = start_harness (desc, &bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "unexpected warning: %s", text);
+  stop_harness (h, bus);
+  g_free (desc);
+}
+
+/* An integer menu item is named by its value, sign and all: "-5" and "5"
+ * are different items, whichever comes first. */
+GST_START_TEST (test_integer_menu_items_named_by_signed_value)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  const gint64 minus_first[] = { -5, 5 }, plus_first[] = { 5, -5 };
+  const guint32 a = V4L2_CID_USER_BASE | 0xf0a0, b = a + 1;
+
+  fake_v4l2_device_add_int_menu_control (dev, a, "Offset A", minus_first, 2,
+      0, 0);
+  fake_v4l2_device_add_int_menu_control (dev, b, "Offset B", plus_first, 2,
+      0, 0);
+  stream_with_controls ("c,offset_a=(string)5,offset_b=(string)-5");
+  fail_unless_equals_int (control_value (dev, a), 1);
+  fail_unless_equals_int (control_value (dev, b), 1);
+}
+
+GST_END_TEST;
+
+/* A menu's items past those listed are the driver's to check: the kernel
+ * lets a custom menu (v4l2_ctrl_new_custom) run past 256 items. */
+GST_START_TEST (test_menu_index_past_the_listed_items_is_set)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  const guint32 id = V4L2_CID_USER_BASE | 0xf0a0;
+  gint64 values[300];
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = i * 10;
+  fake_v4l2_device_add_int_menu_control (dev, id, "Link Frequency", values,
+      G_N_ELEMENTS (values), 0, 0);
+  stream_with_controls ("c,link_frequency=280");
+  fail_unless_equals_int (control_value (dev, id), 280);
 }
 
 GST_END_TEST;
@@ -490,6 +708,12 @@ fgrabcontrols_suite (void)
   tcase_add_test (tc, test_classic_ioctls_when_the_extended_are_missing);
   tcase_add_test (tc, test_sink_sets_controls);
   tcase_add_test (tc, test_sink_sets_controls_after_its_format);
+  tcase_add_test (tc, test_sink_controls_set_in_ready_wait_for_its_format);
+  tcase_add_test (tc, test_sink_codec_control_after_format_writes_frames);
+  tcase_add_test (tc, test_codec_control_while_src_configures);
+  tcase_add_test (tc, test_bitmask_with_bit_31_reads_back_unsigned);
+  tcase_add_test (tc, test_integer_menu_items_named_by_signed_value);
+  tcase_add_test (tc, test_menu_index_past_the_listed_items_is_set);
   tcase_add_test (tc, test_setting_kept_while_closed);
   tcase_add_test (tc, test_colour_balance_properties_and_interface);
   tcase_add_test (tc, test_colour_balance_without_controls);

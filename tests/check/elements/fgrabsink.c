@@ -150,18 +150,58 @@ GST_START_TEST (test_caps_probed_from_output_queue)
 
 GST_END_TEST;
 
-GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
+/* The caps an fgrabsink on FAKE_PATH offers in READY. */
+static GstCaps *
+sink_caps_in_ready (void)
 {
-  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstElement *sink = fgrab_check_element_new ("fgrabsink");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
-  GstCaps *caps, *odd;
+  GstCaps *caps;
 
-  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
   g_object_set (sink, "device", FAKE_PATH, NULL);
   fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
       GST_STATE_CHANGE_SUCCESS);
   caps = gst_pad_query_caps (pad, NULL);
+  GST_DEBUG ("probed %" GST_PTR_FORMAT, caps);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  return caps;
+}
+
+/* A driver that ignores the index of ENUM_FRAMESIZES and
+ * ENUM_FRAMEINTERVALS answers its first entry for ever: the probe ends,
+ * with that entry once. */
+GST_START_TEST (test_caps_probe_ends_when_driver_ignores_enum_index)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  GstCaps *caps, *want;
+
+  fake_v4l2_device_set_enum_ignores_index (dev, TRUE);
+  caps = sink_caps_in_ready ();
+
+  /* YUYV and UYVY, each at its first size and rate */
+  fail_unless_equals_int (gst_caps_get_size (caps), 2);
+  want = gst_caps_from_string (YUY2_320);
+  fail_unless (gst_caps_can_intersect (want, caps));
+  gst_caps_unref (want);
+  want = gst_caps_from_string (YUY2_640);
+  fail_if (gst_caps_can_intersect (want, caps));
+  gst_caps_unref (want);
+  fail_unless (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_ENUM_FRAMEINTERVALS) < 100);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  GstCaps *caps, *odd;
+
+  fake_v4l2_device_set_enumerates_sizes (dev, FALSE);
+  caps = sink_caps_in_ready ();
 
   /* TRY_FMT's range: a size the node never listed is allowed */
   odd = gst_caps_from_string ("video/x-raw, format=YUY2, width=1000, "
@@ -170,9 +210,6 @@ GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
 
   gst_caps_unref (odd);
   gst_caps_unref (caps);
-  gst_element_set_state (sink, GST_STATE_NULL);
-  gst_object_unref (pad);
-  gst_object_unref (sink);
 }
 
 GST_END_TEST;
@@ -630,6 +667,38 @@ GST_START_TEST (test_write_size_sizeimage_overrides_detection)
   assert_write_size (h, "sizeimage");
 
   check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* vivid counts the chroma of NV12 at an odd height as bytesperline *
+ * height / 2 bytes rounded down (vivid_try_fmt_vid_out): 320x241 takes
+ * 115680 bytes a buffer where the picture is 115840.  Writing the picture
+ * would overrun each vb2 buffer and shift every frame after the first;
+ * writing sizeimage would cut half the last chroma row off every frame,
+ * which the driver has no room for.  Refused, as fgrabsrc refuses it. */
+GST_START_TEST (test_sizeimage_below_frame_size_is_refused)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  GstHarness *h;
+  GstBus *bus;
+
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_NV12, 0, "Y/UV 4:2:0");
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_NV12, 320, 241);
+  fake_v4l2_device_set_chroma_rows_rounded_down (dev, TRUE);
+  h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
+  bus = fgrab_check_harness_bus (h);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=NV12, width=320, "
+      "height=241, framerate=30/1");
+  fail_unless_equals_int (gst_harness_push (h, fgrab_check_new_frame (0,
+              115840)), GST_FLOW_NOT_NEGOTIATED);
+  fgrab_check_assert_message (bus, GST_MESSAGE_ERROR, FAKE_PATH,
+      "stores a frame of NV12 320x241 in 115680 bytes, less than the "
+      "115840 bytes", "Ask for another size", NULL);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 0);
+  fgrab_check_harness_bus_free (h, bus);
   fgrab_check_harness_teardown (h);
 }
 
@@ -1579,6 +1648,26 @@ GST_START_TEST (test_bad_output_is_error_naming_outputs)
 
 GST_END_TEST;
 
+/* Output names come from the driver like its card name, and are made
+ * valid UTF-8 the same way before they go into a message. */
+GST_START_TEST (test_output_names_in_messages_are_valid_utf8)
+{
+  const gchar *props[] = { "output", "5", NULL };
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  gchar *text;
+
+  fake_v4l2_device_add_input (dev, "S-Video \xff\xfe", V4L2_OUTPUT_TYPE_ANALOG,
+      V4L2_STD_ALL, V4L2_STD_PAL);
+  text = fgrab_check_open_error_text ("fgrabsink", FAKE_PATH, props);
+  fail_unless (text != NULL, "output 5 was accepted");
+  fail_unless (g_utf8_validate (text, -1, NULL), "not UTF-8: %s", text);
+  fgrab_check_assert_text_has (text, "has no output 5", "0 'S-Video ?\?'",
+      NULL);
+  g_free (text);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_norm_on_output_without_standards_is_error)
 {
   const gchar *props[] = { "output", "1", "norm", "PAL", NULL };
@@ -1638,6 +1727,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_template_caps_until_open);
   tcase_add_test (tc, test_caps_probed_from_output_queue);
   tcase_add_test (tc, test_caps_from_try_fmt_when_sizes_not_enumerated);
+  tcase_add_test (tc, test_caps_probe_ends_when_driver_ignores_enum_index);
   tcase_add_test (tc, test_negotiation_sets_format_and_output_parameters);
   tcase_add_test (tc, test_variable_rate_asks_nominal_period);
   tcase_add_test (tc, test_writebuffers_and_outputmode_read_back_driver_values);
@@ -1654,6 +1744,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_unknown_driver_gets_sizeimage);
   tcase_add_test (tc, test_write_size_payload_overrides_detection);
   tcase_add_test (tc, test_write_size_sizeimage_overrides_detection);
+  tcase_add_test (tc, test_sizeimage_below_frame_size_is_refused);
   tcase_add_test (tc, test_short_writes_and_eintr_eagain_give_whole_frames);
   tcase_add_test (tc, test_unlock_during_blocked_write_returns);
   tcase_add_test (tc, test_pause_during_blocked_write_resumes_the_frame);
@@ -1687,6 +1778,7 @@ fgrabsink_suite (void)
       G_N_ELEMENTS (output_order_cases));
   tcase_add_test (tc, test_fields_only_output_is_error_at_start);
   tcase_add_test (tc, test_bad_output_is_error_naming_outputs);
+  tcase_add_test (tc, test_output_names_in_messages_are_valid_utf8);
   tcase_add_test (tc, test_norm_on_output_without_standards_is_error);
   tcase_add_test (tc, test_keep_leaves_output_and_norm_alone);
 

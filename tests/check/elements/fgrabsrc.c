@@ -1155,9 +1155,10 @@ GST_START_TEST (test_frame_without_sizeimage_padding_is_whole)
 
 GST_END_TEST;
 
-/* vivid counts the chroma rows of a 4:2:0 frame at an odd height rounded
- * down: its sizeimage is below the frame GStreamer describes, every frame
- * would come short.  That is refused when the format is set. */
+/* vivid counts the chroma of a 4:2:0 frame at an odd height rounded down
+ * (half a row short): its sizeimage is below the frame GStreamer
+ * describes, every frame would come short.  That is refused when the
+ * format is set. */
 GST_START_TEST (test_sizeimage_below_frame_size_is_refused)
 {
   FakeV4l2Device *dev = new_single_format_camera (V4L2_PIX_FMT_NV12, 0,
@@ -1165,7 +1166,7 @@ GST_START_TEST (test_sizeimage_below_frame_size_is_refused)
 
   fake_v4l2_device_set_chroma_rows_rounded_down (dev, TRUE);
   fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
-      GST_STATE_PLAYING, "stores a frame of NV12 64x47 in 4480 bytes, "
+      GST_STATE_PLAYING, "stores a frame of NV12 64x47 in 4512 bytes, "
       "less than the 4544 bytes");
 }
 
