@@ -47,6 +47,21 @@ vbi_harness (const gchar * props)
   return h;
 }
 
+static void
+assert_current_caps (GstHarness * h, const gchar * expected)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstCaps *want = gst_caps_from_string (expected);
+  gchar *str;
+
+  fail_unless (caps != NULL);
+  str = gst_caps_to_string (caps);
+  fail_unless (gst_caps_is_equal (caps, want), "caps %s", str);
+  g_free (str);
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+}
+
 /* The first byte of an s334-1a triplet of line 21: field bit, offset 12
  * from line 9. */
 #define S334_LINE21_FIELD1 (0x80 | 12)
@@ -280,6 +295,48 @@ GST_START_TEST (test_read_error_restores_the_vbi_node)
 
 GST_END_TEST;
 
+/* The latency fgrabsrc answers: its minimum, the frame period. */
+static GstClockTime
+min_latency (GstHarness * h)
+{
+  GstPad *pad = gst_element_get_static_pad (h->element, "src");
+  GstQuery *query = gst_query_new_latency ();
+  GstClockTime min = GST_CLOCK_TIME_NONE;
+  gboolean live;
+
+  fail_unless (gst_pad_query (pad, query));
+  gst_query_parse_latency (query, &live, &min, NULL);
+  fail_unless (live);
+  gst_query_unref (query);
+  gst_object_unref (pad);
+  return min;
+}
+
+/* The reopen after a read error sets the sliced VBI format again without
+ * a probe of the caps: the frame rate, which the standard gives, is the
+ * same after it (the latency and the poll's waits follow it). */
+GST_START_TEST (test_read_error_keeps_the_sliced_vbi_rate)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+  GstClockTime period = gst_util_uint64_scale (GST_SECOND, 1001, 30000);
+
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_uint64 (min_latency (h), period);
+
+  fake_v4l2_device_inject_io_error (dev, EIO, 0, 1);
+  /* a frame read after the reopen: the node is set up again by then */
+  while (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT) < 2)
+    gst_buffer_unref (gst_harness_pull (h));
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_uint64 (min_latency (h), period);
+  assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* vivid's webcam input has no VBI: G_FMT of sliced VBI fails there. */
 GST_START_TEST (test_input_without_vbi_is_an_error)
 {
@@ -346,18 +403,6 @@ GST_END_TEST;
   "interlace-mode=(string)progressive, vbi-sampling-rate=(int)27000000, " \
   "vbi-offset=(int)24, vbi-start1=(int)6, vbi-start2=(int)319, " \
   "vbi-count1=(int)18, vbi-count2=(int)18, vbi-flags=(int)0"
-
-static void
-assert_current_caps (GstHarness * h, const gchar * expected)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-  GstCaps *want = gst_caps_from_string (expected);
-
-  fail_unless (caps != NULL);
-  fail_unless (gst_caps_is_equal (caps, want), "caps %" GST_PTR_FORMAT, caps);
-  gst_caps_unref (want);
-  gst_caps_unref (caps);
-}
 
 /* @count raw frames of @lines lines of 1440 samples each, the fake's
  * bytes, one a buffer, at the standard's rate (@fps_n/@fps_d). */
@@ -482,6 +527,45 @@ GST_START_TEST (test_raw_caps_filter_selects_raw_vbi)
 
 GST_END_TEST;
 
+/* A node with both, renegotiated after capturing: raw lines, then the
+ * captions again; each time the node is reopened (I/O ran) and its
+ * format set without a probe, and the captions keep the standard's
+ * rate. */
+GST_START_TEST (test_renegotiation_keeps_the_caption_rate)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+  GstBuffer *buf;
+
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  /* buffers read before the renegotiation may still wait */
+  do {
+    buf = gst_harness_pull (h);
+    fail_unless (buf != NULL);
+    gst_buffer_unref (buf);
+  } while (!fake_v4l2_device_get_vbi_raw (dev));
+  gst_buffer_unref (gst_harness_pull (h));
+  assert_current_caps (h, RAW_NTSC_CAPS);
+
+  gst_harness_set_sink_caps_str (h, "closedcaption/x-cea-608");
+  do {
+    buf = gst_harness_pull (h);
+    fail_unless (buf != NULL);
+    gst_buffer_unref (buf);
+  } while (fake_v4l2_device_get_vbi_raw (dev));
+  gst_buffer_unref (gst_harness_pull (h));
+  assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
+  fail_unless_equals_uint64 (min_latency (h),
+      gst_util_uint64_scale (GST_SECOND, 1001, 30000));
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Samples of more than 8 bits are refused, their format named. */
 GST_START_TEST (test_raw_sample_format_other_than_grey_is_an_error)
 {
@@ -554,6 +638,7 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_bad_records_are_skipped_with_a_warning);
   tcase_add_test (tc, test_pal_wss_posts_the_aspect_ratio);
   tcase_add_test (tc, test_read_error_restores_the_vbi_node);
+  tcase_add_test (tc, test_read_error_keeps_the_sliced_vbi_rate);
   tcase_add_test (tc, test_input_without_vbi_is_an_error);
   tcase_add_test (tc, test_no_single_standard_is_an_error);
   tcase_add_test (tc, test_driver_refusing_captions_is_an_error);
@@ -561,6 +646,7 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_raw_vbi_under_pal);
   tcase_add_test (tc, test_vbi_node_with_both_defaults_to_captions);
   tcase_add_test (tc, test_raw_caps_filter_selects_raw_vbi);
+  tcase_add_test (tc, test_renegotiation_keeps_the_caption_rate);
   tcase_add_test (tc, test_raw_sample_format_other_than_grey_is_an_error);
   tcase_add_test (tc, test_raw_input_without_vbi_is_an_error);
   tcase_add_test (tc, test_raw_vbi_without_single_standard_is_an_error);
