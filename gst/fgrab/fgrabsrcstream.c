@@ -56,11 +56,14 @@ fgrab_src_stream_start (FgrabSrcStream * st, FgrabDevice * device)
   GST_OBJECT_LOCK (st->element);
   st->has_commands = has;
   st->paused = FALSE;
-  st->draining = FALSE;
+  /* a drain under way (a reopen after a read error ended its capture)
+   * goes on in the new capture, which the next read starts */
+  st->restop = st->draining && has;
   GST_OBJECT_UNLOCK (st->element);
   st->align = TRUE;
   st->dropped = 0;
-  GST_DEBUG_OBJECT (st->element, "encoder commands: %s", has ? "yes" : "no");
+  GST_DEBUG_OBJECT (st->element, "encoder commands: %s%s", has ? "yes" : "no",
+      st->restop ? ", the drain goes on" : "");
 }
 
 /* Takes the guard out under the object lock; the caller unschedules it. */
@@ -71,6 +74,8 @@ take_guard (FgrabSrcStream * st)
 
   st->guard = NULL;
   st->draining = FALSE;
+  st->restop = FALSE;
+  st->timed_out = FALSE;
   return id;
 }
 
@@ -199,36 +204,62 @@ guard_data_free (gpointer data)
   g_free (gd);
 }
 
+/* On a thread of GstElement's pool: GstBaseSrc's EOS waits for the
+ * streaming thread, which a blocked downstream may hold. */
+static void
+drain_timed_out (GstElement * element, gpointer user_data)
+{
+  FgrabSrcStream *st = user_data;
+  gboolean go;
+
+  GST_OBJECT_LOCK (element);
+  go = st->timed_out;
+  st->timed_out = FALSE;
+  GST_OBJECT_UNLOCK (element);
+  /* the drain ended, or the element stopped, since the guard fired */
+  if (!go)
+    return;
+
+  GST_ELEMENT_WARNING (element, RESOURCE, READ,
+      ("The encoder did not end its stream within %u seconds of the stop "
+          "command: the recording ends without its last GOP.",
+          (guint) (DRAIN_TIMEOUT / GST_SECOND)), (NULL));
+  st->fallback_eos (element);
+}
+
+/* On the system clock's thread, which runs every pipeline's clock
+ * callbacks: nothing here may wait.  The drain stays under way (no stall
+ * reopens, no second drain) until the element stops. */
 static gboolean
 guard_fired (GstClock * clock, GstClockTime time, GstClockID id,
     gpointer user_data)
 {
   GuardData *gd = user_data;
   FgrabSrcStream *st = gd->st;
-  GstClockID mine = NULL;
+  gboolean mine;
 
   GST_OBJECT_LOCK (gd->element);
-  if (st->guard == id)
-    mine = take_guard (st);
+  mine = st->guard == id;
+  if (mine) {
+    st->guard = NULL;
+    st->timed_out = TRUE;
+  }
   GST_OBJECT_UNLOCK (gd->element);
-  if (mine == NULL)
+  if (!mine)
     return TRUE;
-  gst_clock_id_unref (mine);
-
-  GST_ELEMENT_WARNING (gd->element, RESOURCE, READ,
-      ("The encoder did not end its stream within %u seconds of the stop "
-          "command: the recording ends without its last GOP.",
-          (guint) (DRAIN_TIMEOUT / GST_SECOND)), (NULL));
-  st->fallback_eos (gd->element);
+  gst_clock_id_unref (id);
+  gst_element_call_async (gd->element, drain_timed_out, st, NULL);
   return TRUE;
 }
 
-/* Arms the hang guard of a drain, under the object lock. */
-static void
+/* Arms the hang guard of a drain, under the object lock; returns the
+ * guard it replaces, for the caller to unschedule. */
+static GstClockID
 arm_guard (FgrabSrcStream * st)
 {
   GstClock *clock = gst_system_clock_obtain ();
   GuardData *gd = g_new0 (GuardData, 1);
+  GstClockID old = st->guard;
 
   gd->element = gst_object_ref (st->element);
   gd->st = st;
@@ -237,25 +268,18 @@ arm_guard (FgrabSrcStream * st)
       gst_clock_get_time (clock) + DRAIN_TIMEOUT);
   gst_clock_id_wait_async (st->guard, guard_fired, gd, guard_data_free);
   gst_object_unref (clock);
+  return old;
 }
 
-gboolean
-fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
+/* STOP at the end of the GOP; FALSE with the drain forgotten when the
+ * card refuses it (or the node is gone). */
+static gboolean
+send_stop (FgrabSrcStream * st, FgrabObject * obj)
 {
   GError *error = NULL;
-  FgrabDevice *device;
+  FgrabDevice *device = fgrab_object_ref_device (obj);
   GstClockID id;
-  gboolean go;
 
-  GST_OBJECT_LOCK (st->element);
-  go = st->has_commands && !st->paused && !st->draining && obj->io_started;
-  if (go)
-    arm_guard (st);
-  GST_OBJECT_UNLOCK (st->element);
-  if (!go)
-    return FALSE;
-
-  device = fgrab_object_ref_device (obj);
   if (device && fgrab_device_stop_encoder_at_gop_end (device, &error)) {
     fgrab_device_unref (device);
     GST_INFO_OBJECT (st->element, "EOS: encoder stops at the end of its GOP");
@@ -272,6 +296,42 @@ fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
   GST_OBJECT_UNLOCK (st->element);
   cancel_guard (id);
   return FALSE;
+}
+
+gboolean
+fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
+{
+  GstClockID old = NULL;
+  gboolean go;
+
+  GST_OBJECT_LOCK (st->element);
+  go = st->has_commands && !st->paused && !st->draining && obj->io_started;
+  if (go)
+    old = arm_guard (st);
+  GST_OBJECT_UNLOCK (st->element);
+  cancel_guard (old);
+  return go && send_stop (st, obj);
+}
+
+gboolean
+fgrab_src_stream_capturing (FgrabSrcStream * st, FgrabObject * obj)
+{
+  GstClockID old = NULL;
+  gboolean restop;
+
+  GST_OBJECT_LOCK (st->element);
+  /* a guard that fired has its EOS coming: nothing more to stop */
+  restop = st->restop && st->draining && !st->timed_out;
+  st->restop = FALSE;
+  /* the guard counts from the new STOP */
+  if (restop)
+    old = arm_guard (st);
+  GST_OBJECT_UNLOCK (st->element);
+  cancel_guard (old);
+  if (!restop)
+    return TRUE;
+  GST_DEBUG_OBJECT (st->element, "draining the capture begun after a reopen");
+  return send_stop (st, obj);
 }
 
 void

@@ -647,7 +647,9 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
           fgrab_src_stream_drained (&self->stream);
           return GST_FLOW_EOS;
         }
-        if (!fgrab_src_recovery_read_done (&self->recovery, device->path, n))
+        if (!fgrab_src_recovery_read_done (&self->recovery, device->path, n)
+            || (self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM &&
+                !fgrab_src_stream_capturing (&self->stream, &self->obj)))
           return GST_FLOW_EOS;
         *out_size = n;
         return GST_FLOW_OK;

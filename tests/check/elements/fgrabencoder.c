@@ -316,6 +316,125 @@ GST_START_TEST (test_stall_while_draining_is_not_reopened)
 
 GST_END_TEST;
 
+/* A read error while the card drains: the node is reopened, which ends
+ * that capture (ivtv and cx18 stop it at the close) and starts a new one
+ * at the next read.  The STOP goes to the new capture too, so the stream
+ * ends on its first GOP, without the drain guard's warning. */
+GST_START_TEST (test_read_error_while_draining_stops_the_new_capture)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GByteArray *rec = g_byte_array_new ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  guint8 *want = g_malloc (gop);
+  gchar *text = NULL;
+
+  fake_v4l2_device_set_stream_chunk (dev, 4096);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  /* nothing more comes before the STOP; the read after it fails */
+  fake_v4l2_device_stall (dev, TRUE);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  fake_v4l2_device_inject_io_error (dev, EIO, 0, 1);
+  fake_v4l2_device_stall (dev, FALSE);
+  pull_until_eos (h, rec);
+
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "warning: %s", text);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_starts (dev), 2);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 2);
+  fail_unless (fake_v4l2_device_get_ended_on_gop (dev));
+  /* the recording ends with the new capture's first GOP */
+  fail_unless (rec->len >= gop);
+  fake_v4l2_encoder_stream_bytes (V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 720, 480,
+      0, want, gop);
+  fail_unless (memcmp (want, rec->data + rec->len - gop, gop) == 0);
+  g_free (want);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
+static gboolean
+clock_callback_ran (GstClock * clock, GstClockTime time, GstClockID id,
+    gpointer user_data)
+{
+  g_atomic_int_set ((gint *) user_data, 1);
+  return TRUE;
+}
+
+/* Whether the system clock's thread runs a callback within @timeout. */
+static gboolean
+system_clock_thread_runs (gint64 timeout)
+{
+  GstClock *clock = gst_system_clock_obtain ();
+  GstClockID id = gst_clock_new_single_shot_id (clock,
+      gst_clock_get_time (clock));
+  gint64 end = g_get_monotonic_time () + timeout;
+  gint ran = 0;
+
+  gst_clock_id_wait_async (id, clock_callback_ran, &ran, NULL);
+  while (!g_atomic_int_get (&ran) && g_get_monotonic_time () < end)
+    g_usleep (1000);
+  gst_clock_id_unschedule (id);
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+  return g_atomic_int_get (&ran);
+}
+
+static GstPadProbeReturn
+hold_buffers (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  return GST_PAD_PROBE_OK;
+}
+
+/* The drain guard fires while downstream holds the streaming thread (a
+ * blocked sink): its EOS waits for that thread, but not on the system
+ * clock's thread, whose callbacks (every pipeline's in the process) go on;
+ * the EOS comes once downstream lets go. */
+GST_START_TEST (test_drain_guard_does_not_block_the_system_clock)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GstPad *pad = gst_element_get_static_pad (h->element, "src");
+  GByteArray *rec = g_byte_array_new ();
+  gint64 end;
+  gulong probe;
+  gchar *text = NULL;
+
+  probe = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BLOCK |
+      GST_PAD_PROBE_TYPE_BUFFER, hold_buffers, NULL, NULL);
+  gst_harness_play (h);
+  while (!gst_pad_is_blocking (pad))
+    g_usleep (1000);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  /* the guard's 5 s, with room for a loaded machine */
+  end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  while (!fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text) &&
+      g_get_monotonic_time () < end)
+    g_usleep (10000);
+  fail_unless (text != NULL);
+  fgrab_check_assert_text_has (text, "did not end its stream", NULL);
+  g_free (text);
+  fail_unless (system_clock_thread_runs (10 * G_TIME_SPAN_SECOND),
+      "the system clock's thread is blocked");
+
+  gst_pad_remove_probe (pad, probe);
+  gst_object_unref (pad);
+  pull_until_eos (h, rec);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
 /* A live source paused pauses the encoder; playing again resumes it. */
 GST_START_TEST (test_pause_and_resume_the_encoder)
 {
@@ -442,6 +561,8 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_eos_without_encoder_commands);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
   tcase_add_test (tc, test_stall_while_draining_is_not_reopened);
+  tcase_add_test (tc, test_read_error_while_draining_stops_the_new_capture);
+  tcase_add_test (tc, test_drain_guard_does_not_block_the_system_clock);
   tcase_add_test (tc, test_pause_and_resume_the_encoder);
   tcase_add_test (tc, test_mid_stream_ps_aligned_to_a_pack);
   tcase_add_test (tc, test_mid_stream_ts_aligned_to_a_packet);
