@@ -144,16 +144,58 @@ post_dropped_bytes (FgrabSrcStream * st)
   gst_element_post_message (st->element, msg);
 }
 
-void
-fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
-    gsize * size)
+/* The caps of what the card delivers, once its capture has begun (it
+ * holds its stream type until the capture ends).  A stream type set since
+ * the caps were negotiated (in PAUSED, where a live source has negotiated
+ * but not read; or applied again by a reopen) replaces them before the
+ * first buffer, where downstream accepts it.  FALSE after an error. */
+static gboolean
+follow_stream_type (FgrabSrcStream * st, FgrabObject * obj)
+{
+  FgrabDevice *device = fgrab_object_ref_device (obj);
+  GstCaps *caps = device ? fgrab_device_get_current_caps (device) : NULL;
+  gboolean ok = TRUE;
+
+  /* downstream's fields may be in the caps negotiated */
+  if (caps && obj->configured_caps &&
+      !gst_caps_is_subset (obj->configured_caps, caps)) {
+    GST_INFO_OBJECT (st->element, "the stream type changed from %"
+        GST_PTR_FORMAT " to %" GST_PTR_FORMAT, obj->configured_caps, caps);
+    if (gst_pad_peer_query_accept_caps (GST_BASE_SRC_PAD (st->element), caps)) {
+      /* configured first, so that set_caps finds nothing to do */
+      gst_caps_replace (&obj->configured_caps, caps);
+      ok = gst_base_src_set_caps (GST_BASE_SRC (st->element), caps);
+    } else {
+      ok = FALSE;
+    }
+    if (!ok)
+      GST_ELEMENT_ERROR (st->element, CORE, NEGOTIATION,
+          ("The stream type of device '%s' was changed after the caps were "
+              "negotiated, and downstream does not accept the new stream. "
+              "Set the stream type (extra-controls) before the pipeline "
+              "starts.", device->path), ("the card delivers %" GST_PTR_FORMAT,
+              caps));
+  }
+  gst_clear_caps (&caps);
+  if (device)
+    fgrab_device_unref (device);
+  return ok;
+}
+
+gboolean
+fgrab_src_stream_align (FgrabSrcStream * st, FgrabObject * obj,
+    guint8 * data, gsize * size)
 {
   GstStructure *s;
+  GstCaps *caps;
   gboolean system = FALSE;
   gssize at;
 
   if (!st->align)
-    return;
+    return TRUE;
+  if (!follow_stream_type (st, obj))
+    return FALSE;
+  caps = obj->configured_caps;
   s = caps ? gst_caps_get_structure (caps, 0) : NULL;
   if (s && gst_structure_has_name (s, "video/mpegts")) {
     at = find_ts_packet (data, *size);
@@ -163,7 +205,7 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
   } else {
     /* nothing to align to */
     st->align = FALSE;
-    return;
+    return TRUE;
   }
 
   st->align = FALSE;
@@ -175,7 +217,7 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
             "start of %" GST_PTR_FORMAT ": the stream is passed on as it "
             "comes. Check the card's stream type (extra-controls).", *size,
             caps), (NULL));
-    return;
+    return TRUE;
   }
 
   if (at > 0) {
@@ -187,6 +229,7 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
   GST_DEBUG_OBJECT (st->element, "aligned: %" G_GUINT64_FORMAT " bytes "
       "dropped before the first %s", st->dropped,
       gst_structure_has_name (s, "video/mpegts") ? "packet" : "pack");
+  return TRUE;
 }
 
 typedef struct

@@ -62,11 +62,13 @@ void fgrab_src_stream_start (FgrabSrcStream * st, FgrabDevice * device);
 /* At stop(): a drain under way is forgotten. */
 void fgrab_src_stream_stop (FgrabSrcStream * st);
 
-/* Cuts the bytes before the first pack (video/mpeg systemstream) or TS
- * packet (video/mpegts) of @caps off the chunk @data of *@size while the
- * stream is not aligned yet.  A first chunk without one is passed on
- * whole, with a warning. */
-void fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps,
+/* At the first chunk of a capture: the caps follow a stream type changed
+ * since they were negotiated (with new caps before the chunk's buffer,
+ * where downstream accepts them; FALSE after an error where it does not),
+ * and the bytes before the first pack (video/mpeg systemstream) or TS
+ * packet (video/mpegts) of the chunk @data of *@size are cut off.  A first
+ * chunk without one is passed on whole, with a warning. */
+gboolean fgrab_src_stream_align (FgrabSrcStream * st, FgrabObject * obj,
     guint8 * data, gsize * size);
 
 /* An EOS sent to the element: on an encoder with commands that captures,

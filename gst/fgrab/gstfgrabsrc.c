@@ -787,10 +787,9 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     do {
       ret = read_frame (self, map.data, &size);
     } while (ret == GST_FLOW_OK && !frame_is_whole (self, size));
-    if (ret == GST_FLOW_OK
-        && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM)
-      fgrab_src_stream_align (&self->stream, self->obj.configured_caps,
-          map.data, &size);
+    if (ret == GST_FLOW_OK && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM
+        && !fgrab_src_stream_align (&self->stream, &self->obj, map.data, &size))
+      ret = GST_FLOW_NOT_NEGOTIATED;
     buf_size = map.size;
     gst_buffer_unmap (buf, &map);
     if (ret != GST_FLOW_OK)

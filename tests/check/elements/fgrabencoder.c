@@ -72,9 +72,11 @@ static void
 assert_caps (GstCaps * caps, const gchar * want)
 {
   GstCaps *expected = gst_caps_from_string (want);
+  gchar *got = gst_caps_to_string (caps);
 
-  fail_unless (gst_caps_is_equal (caps, expected), "got %" GST_PTR_FORMAT
-      ", want %s", caps, want);
+  fail_unless (gst_caps_is_equal (caps, expected), "got %s, want %s", got,
+      want);
+  g_free (got);
   gst_caps_unref (expected);
   gst_caps_unref (caps);
 }
@@ -150,6 +152,92 @@ GST_START_TEST (test_wrong_stream_type_downstream_is_an_error)
   fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
       " extra-controls=c,stream_type=1 ! video/mpeg ! fakesink",
       GST_STATE_PLAYING, "is accepted downstream");
+}
+
+GST_END_TEST;
+
+/* A card that offers the transport stream, fgrabsrc on it in PAUSED: a
+ * live source has negotiated there (a program stream) but not read yet,
+ * so the card does not hold its stream type. */
+static GstHarness *
+encoder_negotiated_in_paused (FakeV4l2Device ** dev, const gchar * sink_caps)
+{
+  GstHarness *h;
+  GstCaps *caps;
+
+  *dev = fake_v4l2_device_new_encoder (FAKE_PATH);
+  fake_v4l2_device_set_menu_skip_mask (*dev, V4L2_CID_MPEG_STREAM_TYPE, 0);
+  h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH);
+  if (sink_caps)
+    gst_harness_set_sink_caps_str (h, sink_caps);
+  gst_element_set_state (h->element, GST_STATE_PAUSED);
+  while ((caps = gst_pad_get_current_caps (h->sinkpad)) == NULL)
+    g_usleep (1000);
+  assert_caps (caps, "video/mpeg, mpegversion=2, systemstream=true");
+  fail_unless_equals_uint64 (fake_v4l2_device_get_frames_read (*dev), 0);
+  return h;
+}
+
+static void
+set_transport_stream (GstHarness * h)
+{
+  GstElement *src = fgrab_check_harness_element (h, "fgrabsrc");
+  GstStructure *ts = gst_structure_from_string ("c, stream_type=1", NULL);
+
+  g_object_set (src, "extra-controls", ts, NULL);
+  gst_structure_free (ts);
+  gst_object_unref (src);
+}
+
+/* A stream type set then is the card's when the capture starts: the
+ * caps follow it before the first buffer, so caps and data agree. */
+GST_START_TEST (test_stream_type_set_in_paused_reaches_the_caps)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_negotiated_in_paused (&dev, NULL);
+  GstBuffer *buf;
+  GstMapInfo map;
+
+  set_transport_stream (h);
+  gst_harness_play (h);
+  buf = gst_harness_pull (h);
+  assert_caps (gst_pad_get_current_caps (h->sinkpad),
+      "video/mpegts, systemstream=true, packetsize=188");
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless (map.size >= 188);
+  fail_unless_equals_int (map.data[0], 0x47);
+  fail_unless_equals_int (map.data[188], 0x47);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Downstream that takes only a program stream: the new stream type is
+ * an error that says what happened, not a transport stream in program
+ * stream caps. */
+GST_START_TEST (test_stream_type_set_in_paused_refused_downstream)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_negotiated_in_paused (&dev,
+      "video/mpeg, systemstream=true");
+  GstBus *bus = fgrab_check_harness_bus (h);
+  gchar *text = NULL;
+
+  set_transport_stream (h);
+  gst_harness_play (h);
+  while (!fgrab_check_pop_message_text (bus, GST_MESSAGE_ERROR, &text)) {
+    fail_if (gst_harness_buffers_received (h) > 0,
+        "a transport stream went out as a program stream");
+    g_usleep (1000);
+  }
+  fgrab_check_assert_text_has (text, FAKE_PATH, "stream type",
+      "not accept", "extra-controls", NULL);
+  g_free (text);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -557,6 +645,8 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_caps_follow_a_stream_type_change);
   tcase_add_test (tc, test_without_a_stream_type_control);
   tcase_add_test (tc, test_wrong_stream_type_downstream_is_an_error);
+  tcase_add_test (tc, test_stream_type_set_in_paused_reaches_the_caps);
+  tcase_add_test (tc, test_stream_type_set_in_paused_refused_downstream);
   tcase_add_test (tc, test_eos_drains_the_encoder_to_a_gop_end);
   tcase_add_test (tc, test_eos_without_encoder_commands);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
