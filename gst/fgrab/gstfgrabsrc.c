@@ -545,29 +545,17 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
-    GstClockTime min, max;
     guint buffers;
 
     if (self->obj.configured_caps == NULL) {
       GST_DEBUG_OBJECT (self, "not negotiated yet, no latency");
       return FALSE;
     }
-
-    /* A frame is complete one period after it started; the driver can
-     * queue up to its read buffers before frames are lost. */
     GST_OBJECT_LOCK (self);
     buffers = MAX (self->obj.actual.buffers, 1);
     GST_OBJECT_UNLOCK (self);
-    if (GST_CLOCK_TIME_IS_VALID (self->period)) {
-      min = self->period;
-      max = self->period * buffers;
-    } else {
-      min = 0;
-      max = GST_CLOCK_TIME_NONE;
-    }
-    GST_DEBUG_OBJECT (self, "latency min %" GST_TIME_FORMAT " max %"
-        GST_TIME_FORMAT, GST_TIME_ARGS (min), GST_TIME_ARGS (max));
-    gst_query_set_latency (query, TRUE, min, max);
+    fgrab_frame_clock_answer_latency (&self->fclock, query, self->period,
+        buffers);
     return TRUE;
   }
 
