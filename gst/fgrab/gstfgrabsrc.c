@@ -783,7 +783,8 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     if (ret != GST_FLOW_OK)
       return ret;
 
-    if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW) {
+    if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW ||
+        self->obj.format->kind == FGRAB_FORMAT_KIND_RAW_VBI) {
       if (self->alloc.add_meta) {
         if (gst_buffer_get_video_meta (buf) == NULL)
           gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
 
 #include "fakev4l2.h"
 #include "fgrabcheck.h"
@@ -574,6 +575,67 @@ GST_START_TEST (test_renegotiation_keeps_the_caption_rate)
 
 GST_END_TEST;
 
+/* Frames of raw VBI lines of 1442 samples (not a multiple of 4: GRAY8
+ * rows of GStreamer's default layout are 4-byte aligned, the driver's are
+ * packed) pulled from fgrabsrc, downstream taking a video meta or not:
+ * each line is where a video frame map of the caps finds it. */
+static void
+check_lines_of_1442_samples (gboolean downstream_meta)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_raw_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+  GstVideoFrame frame;
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstCaps *caps;
+  guint n, line, i;
+
+  fake_v4l2_device_set_vbi_samples_per_line (dev, 1442);
+  if (downstream_meta)
+    gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
+  gst_harness_play (h);
+  for (n = 0; n < 3; n++) {
+    buf = gst_harness_pull (h);
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), 1442);
+    fail_unless_equals_int (gst_buffer_get_video_meta (buf) != NULL,
+        downstream_meta);
+    fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ),
+        "a buffer of %" G_GSIZE_FORMAT " bytes for a frame of %"
+        G_GSIZE_FORMAT, gst_buffer_get_size (buf), info.size);
+    for (line = 0; line < 24; line++) {
+      const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+          0) + line * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+      for (i = 0; i < 1442; i++)
+        if (row[i] != fake_v4l2_vbi_raw_byte (n, line, i))
+          fail ("frame %u line %u sample %u: 0x%02x, not 0x%02x", n, line, i,
+              row[i], fake_v4l2_vbi_raw_byte (n, line, i));
+    }
+    gst_video_frame_unmap (&frame);
+    gst_buffer_unref (buf);
+  }
+  fgrab_check_harness_teardown (h);
+}
+
+/* Repacked into the caps' aligned rows. */
+GST_START_TEST (test_raw_vbi_lines_not_a_multiple_of_4)
+{
+  check_lines_of_1442_samples (FALSE);
+}
+
+GST_END_TEST;
+
+/* Read in place, the packed rows described by a video meta. */
+GST_START_TEST (test_raw_vbi_lines_not_a_multiple_of_4_with_video_meta)
+{
+  check_lines_of_1442_samples (TRUE);
+}
+
+GST_END_TEST;
+
 /* Samples of more than 8 bits are refused, their format named. */
 GST_START_TEST (test_raw_sample_format_other_than_grey_is_an_error)
 {
@@ -654,6 +716,8 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_raw_vbi_under_pal);
   tcase_add_test (tc, test_vbi_node_with_both_defaults_to_captions);
   tcase_add_test (tc, test_raw_caps_filter_selects_raw_vbi);
+  tcase_add_test (tc, test_raw_vbi_lines_not_a_multiple_of_4);
+  tcase_add_test (tc, test_raw_vbi_lines_not_a_multiple_of_4_with_video_meta);
   tcase_add_test (tc, test_renegotiation_keeps_the_caption_rate);
   tcase_add_test (tc, test_raw_sample_format_other_than_grey_is_an_error);
   tcase_add_test (tc, test_raw_input_without_vbi_is_an_error);
