@@ -86,8 +86,10 @@ G_GNUC_PRINTF (4, 5);
      gboolean fgrab_device_set_raw_vbi_format (FgrabDevice * device,
     const GstStructure * s, GError ** error);
      GstCaps *fgrab_device_get_raw_vbi_caps (FgrabDevice * device);
-/* The bytes of one frame of raw VBI format @vbi. */
-     gsize fgrab_vbi_raw_frame_size (const struct v4l2_vbi_format *vbi);
+/* The layout of one frame of raw VBI format @vbi (its lines packed, one
+ * GRAY8 plane), and the GstVideoInfo of its caps. */
+     gboolean fgrab_vbi_raw_layout (const struct v4l2_vbi_format *vbi,
+    GstVideoInfo * info, FgrabFrameLayout * layout);
 
 /* The node's fd joins (leaves) the device's poll set, for fgrabio.c. */
      gboolean fgrab_device_io_attach (FgrabDevice * device, GError ** error);

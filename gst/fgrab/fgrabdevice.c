@@ -810,12 +810,9 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
     layout->sizeimage = layout->payload = device->format.fmt.sliced.io_size;
     return layout->payload > 0 && layout->payload <= MAX_FRAME_SIZE;
   }
-  if (format->kind == FGRAB_FORMAT_KIND_RAW_VBI) {
-    /* the lines of both fields, nothing between them */
-    layout->sizeimage = layout->payload =
-        fgrab_vbi_raw_frame_size (&device->format.fmt.vbi);
-    return layout->payload > 0 && layout->payload <= MAX_FRAME_SIZE;
-  }
+  if (format->kind == FGRAB_FORMAT_KIND_RAW_VBI)
+    return fgrab_vbi_raw_layout (&device->format.fmt.vbi, info, layout) &&
+        layout->payload <= MAX_FRAME_SIZE;
 
   if (pix->sizeimage > MAX_FRAME_SIZE || pix->bytesperline > MAX_FRAME_SIZE) {
     GST_WARNING ("%s: sizeimage %u or bytesperline %u is beyond any frame",

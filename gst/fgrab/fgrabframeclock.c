@@ -173,3 +173,18 @@ fgrab_frame_clock_stamp (FgrabFrameClock * fc, GstBuffer * buf, gsize size)
     fc->discont = FALSE;
   }
 }
+
+void
+fgrab_frame_clock_answer_latency (FgrabFrameClock * fc, GstQuery * query,
+    GstClockTime period, guint buffers)
+{
+  GstClockTime min = 0, max = GST_CLOCK_TIME_NONE;
+
+  if (GST_CLOCK_TIME_IS_VALID (period)) {
+    min = period;
+    max = period * buffers;
+  }
+  GST_DEBUG_OBJECT (fc->element, "latency min %" GST_TIME_FORMAT " max %"
+      GST_TIME_FORMAT, GST_TIME_ARGS (min), GST_TIME_ARGS (max));
+  gst_query_set_latency (query, TRUE, min, max);
+}

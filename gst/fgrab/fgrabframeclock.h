@@ -65,6 +65,11 @@ void fgrab_frame_clock_forget_gap (FgrabFrameClock * fc);
  * chunk of @size bytes) just read; a gap since the last is posted. */
 void fgrab_frame_clock_stamp (FgrabFrameClock * fc, GstBuffer * buf,
     gsize size);
+/* The LATENCY answer of a live source whose frames come every @period
+ * (NONE: unknown): a frame is complete one period after it began, and
+ * the driver queues up to @buffers of them before frames are lost. */
+void fgrab_frame_clock_answer_latency (FgrabFrameClock * fc,
+    GstQuery * query, GstClockTime period, guint buffers);
 
 G_END_DECLS
 #endif /* __FGRAB_FRAME_CLOCK_H__ */

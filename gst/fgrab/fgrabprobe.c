@@ -676,11 +676,10 @@ fgrab_device_get_current_caps (FgrabDevice * device)
   if (device->fgrab_format == NULL)
     return NULL;
 
-  /* sliced VBI's caps are the probe's first (raw VBI's come after them);
-   * none when it found none */
+  /* read anew, not from the probe: a reopen forgets the probed caps and
+   * sets the format again without probing them */
   if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
-    return device->caps && !gst_caps_is_empty (device->caps) ?
-        gst_caps_copy_nth (device->caps, 0) : NULL;
+    return fgrab_device_get_sliced_vbi_caps (device);
   if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_RAW_VBI)
     return fgrab_device_get_raw_vbi_caps (device);
 

@@ -56,6 +56,14 @@ fgrab_src_alloc_clear (FgrabSrcAlloc * alloc)
   alloc->detile = FALSE;
 }
 
+/* Frames GStreamer describes as video (raw VBI lines are GRAY8 rows). */
+static gboolean
+is_video (FgrabSrcAlloc * alloc)
+{
+  return alloc->kind == FGRAB_FORMAT_KIND_RAW ||
+      alloc->kind == FGRAB_FORMAT_KIND_RAW_VBI;
+}
+
 /* Whether the buffers of @pool, as configured, come in the caps' default
  * layout.  A GstVideoBufferPool given a GstVideoAlignment pads its frames
  * (and says so in their video meta): read() would fill such a buffer with
@@ -93,6 +101,7 @@ choose_buffer_layout (FgrabSrcAlloc * alloc, const FgrabFormat * format,
   fgrab_src_alloc_clear (alloc);
   switch (alloc->kind) {
     case FGRAB_FORMAT_KIND_RAW:
+    case FGRAB_FORMAT_KIND_RAW_VBI:
       /* read() needs room for all the driver has, sizeimage included, or
        * the rest of the frame would come with the next read */
       alloc->read_size = layout->sizeimage;
@@ -113,10 +122,8 @@ choose_buffer_layout (FgrabSrcAlloc * alloc, const FgrabFormat * format,
       return alloc->info->size;
     case FGRAB_FORMAT_KIND_FRAMED:
     case FGRAB_FORMAT_KIND_SLICED_VBI:
-    case FGRAB_FORMAT_KIND_RAW_VBI:
       /* a sliced VBI frame: io_size bytes of records, read in place and
-       * replaced by the captions they hold; a raw VBI frame: its lines,
-       * read in place */
+       * replaced by the captions they hold */
       alloc->read_size = layout->sizeimage;
       return alloc->read_size;
     default:
@@ -179,8 +186,7 @@ setup_downstream_pool (FgrabSrcAlloc * alloc, GstBufferPool * pool,
       return NULL;
     }
   }
-  if (alloc->kind == FGRAB_FORMAT_KIND_RAW && !alloc->add_meta &&
-      !unpad_pool (alloc, pool)) {
+  if (is_video (alloc) && !alloc->add_meta && !unpad_pool (alloc, pool)) {
     gst_object_unref (pool);
     return NULL;
   }
@@ -290,8 +296,7 @@ fgrab_src_alloc_decide (FgrabSrcAlloc * alloc, const FgrabFormat * format,
     return FALSE;
   }
   /* buffers in the default layout carry a video meta for who asks */
-  video_meta = alloc->kind == FGRAB_FORMAT_KIND_RAW &&
-      !alloc->add_meta && downstream_meta;
+  video_meta = is_video (alloc) && !alloc->add_meta && downstream_meta;
   GST_DEBUG_OBJECT (alloc->obj->element,
       "read size %" G_GSIZE_FORMAT ", buffer size %u, " "meta %d, repack %d",
       alloc->read_size, buf_size, alloc->add_meta, alloc->repack);

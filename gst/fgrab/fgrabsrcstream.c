@@ -56,11 +56,14 @@ fgrab_src_stream_start (FgrabSrcStream * st, FgrabDevice * device)
   GST_OBJECT_LOCK (st->element);
   st->has_commands = has;
   st->paused = FALSE;
-  st->draining = FALSE;
+  /* a drain under way (a reopen after a read error ended its capture)
+   * goes on in the new capture, which the next read starts */
+  st->restop = st->draining && has;
   GST_OBJECT_UNLOCK (st->element);
   st->align = TRUE;
   st->dropped = 0;
-  GST_DEBUG_OBJECT (st->element, "encoder commands: %s", has ? "yes" : "no");
+  GST_DEBUG_OBJECT (st->element, "encoder commands: %s%s", has ? "yes" : "no",
+      st->restop ? ", the drain goes on" : "");
 }
 
 /* Takes the guard out under the object lock; the caller unschedules it. */
@@ -71,6 +74,8 @@ take_guard (FgrabSrcStream * st)
 
   st->guard = NULL;
   st->draining = FALSE;
+  st->restop = FALSE;
+  st->timed_out = FALSE;
   return id;
 }
 
@@ -139,16 +144,58 @@ post_dropped_bytes (FgrabSrcStream * st)
   gst_element_post_message (st->element, msg);
 }
 
-void
-fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
-    gsize * size)
+/* The caps of what the card delivers, once its capture has begun (it
+ * holds its stream type until the capture ends).  A stream type set since
+ * the caps were negotiated (in PAUSED, where a live source has negotiated
+ * but not read; or applied again by a reopen) replaces them before the
+ * first buffer, where downstream accepts it.  FALSE after an error. */
+static gboolean
+follow_stream_type (FgrabSrcStream * st, FgrabObject * obj)
+{
+  FgrabDevice *device = fgrab_object_ref_device (obj);
+  GstCaps *caps = device ? fgrab_device_get_current_caps (device) : NULL;
+  gboolean ok = TRUE;
+
+  /* downstream's fields may be in the caps negotiated */
+  if (caps && obj->configured_caps &&
+      !gst_caps_is_subset (obj->configured_caps, caps)) {
+    GST_INFO_OBJECT (st->element, "the stream type changed from %"
+        GST_PTR_FORMAT " to %" GST_PTR_FORMAT, obj->configured_caps, caps);
+    if (gst_pad_peer_query_accept_caps (GST_BASE_SRC_PAD (st->element), caps)) {
+      /* configured first, so that set_caps finds nothing to do */
+      gst_caps_replace (&obj->configured_caps, caps);
+      ok = gst_base_src_set_caps (GST_BASE_SRC (st->element), caps);
+    } else {
+      ok = FALSE;
+    }
+    if (!ok)
+      GST_ELEMENT_ERROR (st->element, CORE, NEGOTIATION,
+          ("The stream type of device '%s' was changed after the caps were "
+              "negotiated, and downstream does not accept the new stream. "
+              "Set the stream type (extra-controls) before the pipeline "
+              "starts.", device->path), ("the card delivers %" GST_PTR_FORMAT,
+              caps));
+  }
+  gst_clear_caps (&caps);
+  if (device)
+    fgrab_device_unref (device);
+  return ok;
+}
+
+gboolean
+fgrab_src_stream_align (FgrabSrcStream * st, FgrabObject * obj,
+    guint8 * data, gsize * size)
 {
   GstStructure *s;
+  GstCaps *caps;
   gboolean system = FALSE;
   gssize at;
 
   if (!st->align)
-    return;
+    return TRUE;
+  if (!follow_stream_type (st, obj))
+    return FALSE;
+  caps = obj->configured_caps;
   s = caps ? gst_caps_get_structure (caps, 0) : NULL;
   if (s && gst_structure_has_name (s, "video/mpegts")) {
     at = find_ts_packet (data, *size);
@@ -158,7 +205,7 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
   } else {
     /* nothing to align to */
     st->align = FALSE;
-    return;
+    return TRUE;
   }
 
   st->align = FALSE;
@@ -170,7 +217,7 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
             "start of %" GST_PTR_FORMAT ": the stream is passed on as it "
             "comes. Check the card's stream type (extra-controls).", *size,
             caps), (NULL));
-    return;
+    return TRUE;
   }
 
   if (at > 0) {
@@ -182,6 +229,7 @@ fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps, guint8 * data,
   GST_DEBUG_OBJECT (st->element, "aligned: %" G_GUINT64_FORMAT " bytes "
       "dropped before the first %s", st->dropped,
       gst_structure_has_name (s, "video/mpegts") ? "packet" : "pack");
+  return TRUE;
 }
 
 typedef struct
@@ -199,36 +247,62 @@ guard_data_free (gpointer data)
   g_free (gd);
 }
 
+/* On a thread of GstElement's pool: GstBaseSrc's EOS waits for the
+ * streaming thread, which a blocked downstream may hold. */
+static void
+drain_timed_out (GstElement * element, gpointer user_data)
+{
+  FgrabSrcStream *st = user_data;
+  gboolean go;
+
+  GST_OBJECT_LOCK (element);
+  go = st->timed_out;
+  st->timed_out = FALSE;
+  GST_OBJECT_UNLOCK (element);
+  /* the drain ended, or the element stopped, since the guard fired */
+  if (!go)
+    return;
+
+  GST_ELEMENT_WARNING (element, RESOURCE, READ,
+      ("The encoder did not end its stream within %u seconds of the stop "
+          "command: the recording ends without its last GOP.",
+          (guint) (DRAIN_TIMEOUT / GST_SECOND)), (NULL));
+  st->fallback_eos (element);
+}
+
+/* On the system clock's thread, which runs every pipeline's clock
+ * callbacks: nothing here may wait.  The drain stays under way (no stall
+ * reopens, no second drain) until the element stops. */
 static gboolean
 guard_fired (GstClock * clock, GstClockTime time, GstClockID id,
     gpointer user_data)
 {
   GuardData *gd = user_data;
   FgrabSrcStream *st = gd->st;
-  GstClockID mine = NULL;
+  gboolean mine;
 
   GST_OBJECT_LOCK (gd->element);
-  if (st->guard == id)
-    mine = take_guard (st);
+  mine = st->guard == id;
+  if (mine) {
+    st->guard = NULL;
+    st->timed_out = TRUE;
+  }
   GST_OBJECT_UNLOCK (gd->element);
-  if (mine == NULL)
+  if (!mine)
     return TRUE;
-  gst_clock_id_unref (mine);
-
-  GST_ELEMENT_WARNING (gd->element, RESOURCE, READ,
-      ("The encoder did not end its stream within %u seconds of the stop "
-          "command: the recording ends without its last GOP.",
-          (guint) (DRAIN_TIMEOUT / GST_SECOND)), (NULL));
-  st->fallback_eos (gd->element);
+  gst_clock_id_unref (id);
+  gst_element_call_async (gd->element, drain_timed_out, st, NULL);
   return TRUE;
 }
 
-/* Arms the hang guard of a drain, under the object lock. */
-static void
+/* Arms the hang guard of a drain, under the object lock; returns the
+ * guard it replaces, for the caller to unschedule. */
+static GstClockID
 arm_guard (FgrabSrcStream * st)
 {
   GstClock *clock = gst_system_clock_obtain ();
   GuardData *gd = g_new0 (GuardData, 1);
+  GstClockID old = st->guard;
 
   gd->element = gst_object_ref (st->element);
   gd->st = st;
@@ -237,25 +311,18 @@ arm_guard (FgrabSrcStream * st)
       gst_clock_get_time (clock) + DRAIN_TIMEOUT);
   gst_clock_id_wait_async (st->guard, guard_fired, gd, guard_data_free);
   gst_object_unref (clock);
+  return old;
 }
 
-gboolean
-fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
+/* STOP at the end of the GOP; FALSE with the drain forgotten when the
+ * card refuses it (or the node is gone). */
+static gboolean
+send_stop (FgrabSrcStream * st, FgrabObject * obj)
 {
   GError *error = NULL;
-  FgrabDevice *device;
+  FgrabDevice *device = fgrab_object_ref_device (obj);
   GstClockID id;
-  gboolean go;
 
-  GST_OBJECT_LOCK (st->element);
-  go = st->has_commands && !st->paused && !st->draining && obj->io_started;
-  if (go)
-    arm_guard (st);
-  GST_OBJECT_UNLOCK (st->element);
-  if (!go)
-    return FALSE;
-
-  device = fgrab_object_ref_device (obj);
   if (device && fgrab_device_stop_encoder_at_gop_end (device, &error)) {
     fgrab_device_unref (device);
     GST_INFO_OBJECT (st->element, "EOS: encoder stops at the end of its GOP");
@@ -272,6 +339,42 @@ fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
   GST_OBJECT_UNLOCK (st->element);
   cancel_guard (id);
   return FALSE;
+}
+
+gboolean
+fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
+{
+  GstClockID old = NULL;
+  gboolean go;
+
+  GST_OBJECT_LOCK (st->element);
+  go = st->has_commands && !st->paused && !st->draining && obj->io_started;
+  if (go)
+    old = arm_guard (st);
+  GST_OBJECT_UNLOCK (st->element);
+  cancel_guard (old);
+  return go && send_stop (st, obj);
+}
+
+gboolean
+fgrab_src_stream_capturing (FgrabSrcStream * st, FgrabObject * obj)
+{
+  GstClockID old = NULL;
+  gboolean restop;
+
+  GST_OBJECT_LOCK (st->element);
+  /* a guard that fired has its EOS coming: nothing more to stop */
+  restop = st->restop && st->draining && !st->timed_out;
+  st->restop = FALSE;
+  /* the guard counts from the new STOP */
+  if (restop)
+    old = arm_guard (st);
+  GST_OBJECT_UNLOCK (st->element);
+  cancel_guard (old);
+  if (!restop)
+    return TRUE;
+  GST_DEBUG_OBJECT (st->element, "draining the capture begun after a reopen");
+  return send_stop (st, obj);
 }
 
 void

@@ -45,29 +45,41 @@ typedef struct
   gboolean has_commands;
   gboolean paused;
   gboolean draining;
-  /* the hang guard of a drain */
+  /* the hang guard of a drain, and whether it fired (its EOS is on its
+   * way); a drain whose capture a reopen ended, to be stopped again
+   * once the next capture has started */
   GstClockID guard;
+  gboolean timed_out;
+  gboolean restop;
 } FgrabSrcStream;
 
 void fgrab_src_stream_init (FgrabSrcStream * st, GstElement * element,
     FgrabSrcStreamEosFunc fallback_eos);
-/* At start(), the node open: probes the encoder commands, and the next
- * chunk is to be aligned. */
+/* At start(), the node open, and after each reopen (a new capture):
+ * probes the encoder commands, and the next chunk is to be aligned.  A
+ * drain under way goes on: see fgrab_src_stream_capturing. */
 void fgrab_src_stream_start (FgrabSrcStream * st, FgrabDevice * device);
 /* At stop(): a drain under way is forgotten. */
 void fgrab_src_stream_stop (FgrabSrcStream * st);
 
-/* Cuts the bytes before the first pack (video/mpeg systemstream) or TS
- * packet (video/mpegts) of @caps off the chunk @data of *@size while the
- * stream is not aligned yet.  A first chunk without one is passed on
- * whole, with a warning. */
-void fgrab_src_stream_align (FgrabSrcStream * st, GstCaps * caps,
+/* At the first chunk of a capture: the caps follow a stream type changed
+ * since they were negotiated (with new caps before the chunk's buffer,
+ * where downstream accepts them; FALSE after an error where it does not),
+ * and the bytes before the first pack (video/mpeg systemstream) or TS
+ * packet (video/mpegts) of the chunk @data of *@size are cut off.  A first
+ * chunk without one is passed on whole, with a warning. */
+gboolean fgrab_src_stream_align (FgrabSrcStream * st, FgrabObject * obj,
     guint8 * data, gsize * size);
 
 /* An EOS sent to the element: on an encoder with commands that captures,
  * STOP at the end of the GOP and TRUE (the streaming thread reads on to
  * the driver's end of stream).  FALSE: the EOS is for GstBaseSrc. */
 gboolean fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj);
+/* The streaming thread read data of a byte stream: the capture runs.
+ * When a reopen ended the capture of a drain, the new one is stopped at
+ * the end of its GOP too.  FALSE when the card refuses: the stream is to
+ * end at once. */
+gboolean fgrab_src_stream_capturing (FgrabSrcStream * st, FgrabObject * obj);
 /* The streaming thread read the end of the byte stream. */
 void fgrab_src_stream_drained (FgrabSrcStream * st);
 /* Whether a drain is under way: the card was told to stop, and its hang

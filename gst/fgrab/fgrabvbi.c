@@ -144,6 +144,14 @@ probe_sliced_caps (FgrabDevice * device, GError ** error)
  * captions decoded; video/x-raw downstream picks the raw lines.  The
  * error is the first one's, and only when neither has caps. */
 GstCaps *
+fgrab_device_get_sliced_vbi_caps (FgrabDevice * device)
+{
+  HOLD_DEVICE_LOCK (device);
+
+  return probe_sliced_caps (device, NULL);
+}
+
+GstCaps *
 fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error)
 {
   HOLD_DEVICE_LOCK (device);

@@ -46,6 +46,10 @@ gboolean fgrab_device_is_vbi (FgrabDevice * device);
  * NULL with @error set when the current input has no VBI or no standard
  * (for fgrab_device_probe_caps). */
 GstCaps *fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error);
+/* The caps of sliced VBI under the current standard (its rate), read
+ * from the node whether or not its caps were probed since it was opened
+ * (a reopen forgets them); NULL when it has none. */
+GstCaps *fgrab_device_get_sliced_vbi_caps (FgrabDevice * device);
 /* S_FMT of the kind of VBI that fixed @caps name, sliced or raw; the
  * node's buffer type becomes that kind's.  Fails with
  * FGRAB_DEVICE_ERROR_FORMAT (BUSY: another reader) saying what is wrong:

@@ -230,8 +230,21 @@ fgrab_device_get_raw_vbi_caps (FgrabDevice * device)
   return gst_caps_new_full (raw_structure (vbi, lines_525), NULL);
 }
 
-gsize
-fgrab_vbi_raw_frame_size (const struct v4l2_vbi_format *vbi)
+gboolean
+fgrab_vbi_raw_layout (const struct v4l2_vbi_format *vbi, GstVideoInfo * info,
+    FgrabFrameLayout * layout)
 {
-  return (gsize) (vbi->count[0] + vbi->count[1]) * vbi->samples_per_line;
+  guint lines = vbi->count[0] + vbi->count[1];
+
+  /* the caps' rows are 4-byte aligned, the driver's packed: a line of a
+   * number of samples that is not a multiple of 4 needs a video meta or
+   * a repack, as raw video with padded lines does */
+  if (!gst_video_info_set_format (info, GST_VIDEO_FORMAT_GRAY8,
+          vbi->samples_per_line, lines))
+    return FALSE;
+  layout->n_planes = 1;
+  layout->stride[0] = vbi->samples_per_line;
+  layout->offset[0] = 0;
+  layout->sizeimage = layout->payload = (gsize) lines *vbi->samples_per_line;
+  return layout->payload > 0;
 }

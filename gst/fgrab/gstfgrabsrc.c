@@ -542,29 +542,17 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
   GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
-    GstClockTime min, max;
     guint buffers;
 
     if (self->obj.configured_caps == NULL) {
       GST_DEBUG_OBJECT (self, "not negotiated yet, no latency");
       return FALSE;
     }
-
-    /* A frame is complete one period after it started; the driver can
-     * queue up to its read buffers before frames are lost. */
     GST_OBJECT_LOCK (self);
     buffers = MAX (self->obj.actual.buffers, 1);
     GST_OBJECT_UNLOCK (self);
-    if (GST_CLOCK_TIME_IS_VALID (self->period)) {
-      min = self->period;
-      max = self->period * buffers;
-    } else {
-      min = 0;
-      max = GST_CLOCK_TIME_NONE;
-    }
-    GST_DEBUG_OBJECT (self, "latency min %" GST_TIME_FORMAT " max %"
-        GST_TIME_FORMAT, GST_TIME_ARGS (min), GST_TIME_ARGS (max));
-    gst_query_set_latency (query, TRUE, min, max);
+    fgrab_frame_clock_answer_latency (&self->fclock, query, self->period,
+        buffers);
     return TRUE;
   }
 
@@ -644,7 +632,9 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
           fgrab_src_stream_drained (&self->stream);
           return GST_FLOW_EOS;
         }
-        if (!fgrab_src_recovery_read_done (&self->recovery, device->path, n))
+        if (!fgrab_src_recovery_read_done (&self->recovery, device->path, n)
+            || (self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM &&
+                !fgrab_src_stream_capturing (&self->stream, &self->obj)))
           return GST_FLOW_EOS;
         *out_size = n;
         return GST_FLOW_OK;
@@ -782,16 +772,16 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     do {
       ret = read_frame (self, map.data, &size);
     } while (ret == GST_FLOW_OK && !frame_is_whole (self, size));
-    if (ret == GST_FLOW_OK
-        && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM)
-      fgrab_src_stream_align (&self->stream, self->obj.configured_caps,
-          map.data, &size);
+    if (ret == GST_FLOW_OK && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM
+        && !fgrab_src_stream_align (&self->stream, &self->obj, map.data, &size))
+      ret = GST_FLOW_NOT_NEGOTIATED;
     buf_size = map.size;
     gst_buffer_unmap (buf, &map);
     if (ret != GST_FLOW_OK)
       return ret;
 
-    if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW) {
+    if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW ||
+        self->obj.format->kind == FGRAB_FORMAT_KIND_RAW_VBI) {
       if (self->alloc.add_meta) {
         if (gst_buffer_get_video_meta (buf) == NULL)
           gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,

@@ -309,6 +309,7 @@ struct _FakeV4l2Device
    * (vivid's !stream_sliced_vbi_cap), the sample format G_FMT answers */
   gboolean vbi_raw;
   guint32 vbi_sample_format;
+  guint32 vbi_samples_per_line;
 };
 
 /* fakev4l2-formats.c */

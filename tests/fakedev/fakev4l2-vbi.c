@@ -292,6 +292,7 @@ new_vbi_node (const gchar * path, guint32 vbi_caps)
   dev->vbi_wss = 0x0008;
   dev->vbi_raw = !(vbi_caps & V4L2_CAP_SLICED_VBI_CAPTURE);
   dev->vbi_sample_format = V4L2_PIX_FMT_GREY;
+  dev->vbi_samples_per_line = 1440;
   g_mutex_unlock (&fake_v4l2_lock);
   return dev;
 }

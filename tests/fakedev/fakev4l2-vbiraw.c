@@ -33,7 +33,7 @@ fake_v4l2_vbi_raw_format (FakeV4l2Device * dev, struct v4l2_vbi_format *vbi)
   memset (vbi, 0, sizeof (*vbi));
   vbi->sampling_rate = 27000000;
   vbi->offset = 24;
-  vbi->samples_per_line = 1440;
+  vbi->samples_per_line = dev->vbi_samples_per_line;
   vbi->sample_format = dev->vbi_sample_format;
   vbi->start[0] = is_60hz ? V4L2_VBI_ITU_525_F1_START + 9 :
       V4L2_VBI_ITU_625_F1_START + 5;
@@ -85,6 +85,17 @@ fake_v4l2_device_set_vbi_sample_format (FakeV4l2Device * dev,
 {
   g_mutex_lock (&fake_v4l2_lock);
   dev->vbi_sample_format = sample_format;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+/* The uAPI's raw VBI page (dev-raw-vbi.rst, struct v4l2_vbi_format) asks
+ * no alignment of samples_per_line: a driver may answer any number. */
+void
+fake_v4l2_device_set_vbi_samples_per_line (FakeV4l2Device * dev,
+    guint32 samples_per_line)
+{
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->vbi_samples_per_line = samples_per_line;
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

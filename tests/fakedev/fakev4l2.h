@@ -441,6 +441,10 @@ FakeV4l2Device *fake_v4l2_device_new_vbi (const gchar * path);
 /* The sample_format raw VBI's G_FMT answers (default GREY). */
 void fake_v4l2_device_set_vbi_sample_format (FakeV4l2Device * dev,
     guint32 sample_format);
+/* The samples_per_line raw VBI's G_FMT answers (default 1440, vivid's);
+ * the lines of a frame are packed at that many bytes. */
+void fake_v4l2_device_set_vbi_samples_per_line (FakeV4l2Device * dev,
+    guint32 samples_per_line);
 /* TRUE when the VBI node's frames are raw lines. */
 gboolean fake_v4l2_device_get_vbi_raw (FakeV4l2Device * dev);
 /* Byte @sample of line @line of raw VBI frame @n. */

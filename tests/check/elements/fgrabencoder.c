@@ -72,9 +72,11 @@ static void
 assert_caps (GstCaps * caps, const gchar * want)
 {
   GstCaps *expected = gst_caps_from_string (want);
+  gchar *got = gst_caps_to_string (caps);
 
-  fail_unless (gst_caps_is_equal (caps, expected), "got %" GST_PTR_FORMAT
-      ", want %s", caps, want);
+  fail_unless (gst_caps_is_equal (caps, expected), "got %s, want %s", got,
+      want);
+  g_free (got);
   gst_caps_unref (expected);
   gst_caps_unref (caps);
 }
@@ -150,6 +152,92 @@ GST_START_TEST (test_wrong_stream_type_downstream_is_an_error)
   fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
       " extra-controls=c,stream_type=1 ! video/mpeg ! fakesink",
       GST_STATE_PLAYING, "is accepted downstream");
+}
+
+GST_END_TEST;
+
+/* A card that offers the transport stream, fgrabsrc on it in PAUSED: a
+ * live source has negotiated there (a program stream) but not read yet,
+ * so the card does not hold its stream type. */
+static GstHarness *
+encoder_negotiated_in_paused (FakeV4l2Device ** dev, const gchar * sink_caps)
+{
+  GstHarness *h;
+  GstCaps *caps;
+
+  *dev = fake_v4l2_device_new_encoder (FAKE_PATH);
+  fake_v4l2_device_set_menu_skip_mask (*dev, V4L2_CID_MPEG_STREAM_TYPE, 0);
+  h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH);
+  if (sink_caps)
+    gst_harness_set_sink_caps_str (h, sink_caps);
+  gst_element_set_state (h->element, GST_STATE_PAUSED);
+  while ((caps = gst_pad_get_current_caps (h->sinkpad)) == NULL)
+    g_usleep (1000);
+  assert_caps (caps, "video/mpeg, mpegversion=2, systemstream=true");
+  fail_unless_equals_uint64 (fake_v4l2_device_get_frames_read (*dev), 0);
+  return h;
+}
+
+static void
+set_transport_stream (GstHarness * h)
+{
+  GstElement *src = fgrab_check_harness_element (h, "fgrabsrc");
+  GstStructure *ts = gst_structure_from_string ("c, stream_type=1", NULL);
+
+  g_object_set (src, "extra-controls", ts, NULL);
+  gst_structure_free (ts);
+  gst_object_unref (src);
+}
+
+/* A stream type set then is the card's when the capture starts: the
+ * caps follow it before the first buffer, so caps and data agree. */
+GST_START_TEST (test_stream_type_set_in_paused_reaches_the_caps)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_negotiated_in_paused (&dev, NULL);
+  GstBuffer *buf;
+  GstMapInfo map;
+
+  set_transport_stream (h);
+  gst_harness_play (h);
+  buf = gst_harness_pull (h);
+  assert_caps (gst_pad_get_current_caps (h->sinkpad),
+      "video/mpegts, systemstream=true, packetsize=188");
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless (map.size >= 188);
+  fail_unless_equals_int (map.data[0], 0x47);
+  fail_unless_equals_int (map.data[188], 0x47);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Downstream that takes only a program stream: the new stream type is
+ * an error that says what happened, not a transport stream in program
+ * stream caps. */
+GST_START_TEST (test_stream_type_set_in_paused_refused_downstream)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_negotiated_in_paused (&dev,
+      "video/mpeg, systemstream=true");
+  GstBus *bus = fgrab_check_harness_bus (h);
+  gchar *text = NULL;
+
+  set_transport_stream (h);
+  gst_harness_play (h);
+  while (!fgrab_check_pop_message_text (bus, GST_MESSAGE_ERROR, &text)) {
+    fail_if (gst_harness_buffers_received (h) > 0,
+        "a transport stream went out as a program stream");
+    g_usleep (1000);
+  }
+  fgrab_check_assert_text_has (text, FAKE_PATH, "stream type",
+      "not accept", "extra-controls", NULL);
+  g_free (text);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -316,6 +404,125 @@ GST_START_TEST (test_stall_while_draining_is_not_reopened)
 
 GST_END_TEST;
 
+/* A read error while the card drains: the node is reopened, which ends
+ * that capture (ivtv and cx18 stop it at the close) and starts a new one
+ * at the next read.  The STOP goes to the new capture too, so the stream
+ * ends on its first GOP, without the drain guard's warning. */
+GST_START_TEST (test_read_error_while_draining_stops_the_new_capture)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GByteArray *rec = g_byte_array_new ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  guint8 *want = g_malloc (gop);
+  gchar *text = NULL;
+
+  fake_v4l2_device_set_stream_chunk (dev, 4096);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  /* nothing more comes before the STOP; the read after it fails */
+  fake_v4l2_device_stall (dev, TRUE);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  fake_v4l2_device_inject_io_error (dev, EIO, 0, 1);
+  fake_v4l2_device_stall (dev, FALSE);
+  pull_until_eos (h, rec);
+
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "warning: %s", text);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_starts (dev), 2);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 2);
+  fail_unless (fake_v4l2_device_get_ended_on_gop (dev));
+  /* the recording ends with the new capture's first GOP */
+  fail_unless (rec->len >= gop);
+  fake_v4l2_encoder_stream_bytes (V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 720, 480,
+      0, want, gop);
+  fail_unless (memcmp (want, rec->data + rec->len - gop, gop) == 0);
+  g_free (want);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
+static gboolean
+clock_callback_ran (GstClock * clock, GstClockTime time, GstClockID id,
+    gpointer user_data)
+{
+  g_atomic_int_set ((gint *) user_data, 1);
+  return TRUE;
+}
+
+/* Whether the system clock's thread runs a callback within @timeout. */
+static gboolean
+system_clock_thread_runs (gint64 timeout)
+{
+  GstClock *clock = gst_system_clock_obtain ();
+  GstClockID id = gst_clock_new_single_shot_id (clock,
+      gst_clock_get_time (clock));
+  gint64 end = g_get_monotonic_time () + timeout;
+  gint ran = 0;
+
+  gst_clock_id_wait_async (id, clock_callback_ran, &ran, NULL);
+  while (!g_atomic_int_get (&ran) && g_get_monotonic_time () < end)
+    g_usleep (1000);
+  gst_clock_id_unschedule (id);
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+  return g_atomic_int_get (&ran);
+}
+
+static GstPadProbeReturn
+hold_buffers (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  return GST_PAD_PROBE_OK;
+}
+
+/* The drain guard fires while downstream holds the streaming thread (a
+ * blocked sink): its EOS waits for that thread, but not on the system
+ * clock's thread, whose callbacks (every pipeline's in the process) go on;
+ * the EOS comes once downstream lets go. */
+GST_START_TEST (test_drain_guard_does_not_block_the_system_clock)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GstPad *pad = gst_element_get_static_pad (h->element, "src");
+  GByteArray *rec = g_byte_array_new ();
+  gint64 end;
+  gulong probe;
+  gchar *text = NULL;
+
+  probe = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BLOCK |
+      GST_PAD_PROBE_TYPE_BUFFER, hold_buffers, NULL, NULL);
+  gst_harness_play (h);
+  while (!gst_pad_is_blocking (pad))
+    g_usleep (1000);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  /* the guard's 5 s, with room for a loaded machine */
+  end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  while (!fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text) &&
+      g_get_monotonic_time () < end)
+    g_usleep (10000);
+  fail_unless (text != NULL);
+  fgrab_check_assert_text_has (text, "did not end its stream", NULL);
+  g_free (text);
+  fail_unless (system_clock_thread_runs (10 * G_TIME_SPAN_SECOND),
+      "the system clock's thread is blocked");
+
+  gst_pad_remove_probe (pad, probe);
+  gst_object_unref (pad);
+  pull_until_eos (h, rec);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
 /* A live source paused pauses the encoder; playing again resumes it. */
 GST_START_TEST (test_pause_and_resume_the_encoder)
 {
@@ -438,10 +645,14 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_caps_follow_a_stream_type_change);
   tcase_add_test (tc, test_without_a_stream_type_control);
   tcase_add_test (tc, test_wrong_stream_type_downstream_is_an_error);
+  tcase_add_test (tc, test_stream_type_set_in_paused_reaches_the_caps);
+  tcase_add_test (tc, test_stream_type_set_in_paused_refused_downstream);
   tcase_add_test (tc, test_eos_drains_the_encoder_to_a_gop_end);
   tcase_add_test (tc, test_eos_without_encoder_commands);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
   tcase_add_test (tc, test_stall_while_draining_is_not_reopened);
+  tcase_add_test (tc, test_read_error_while_draining_stops_the_new_capture);
+  tcase_add_test (tc, test_drain_guard_does_not_block_the_system_clock);
   tcase_add_test (tc, test_pause_and_resume_the_encoder);
   tcase_add_test (tc, test_mid_stream_ps_aligned_to_a_pack);
   tcase_add_test (tc, test_mid_stream_ts_aligned_to_a_packet);

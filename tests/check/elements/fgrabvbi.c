@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
 
 #include "fakev4l2.h"
 #include "fgrabcheck.h"
@@ -45,6 +46,21 @@ vbi_harness (const gchar * props)
 
   g_free (desc);
   return h;
+}
+
+static void
+assert_current_caps (GstHarness * h, const gchar * expected)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstCaps *want = gst_caps_from_string (expected);
+  gchar *str;
+
+  fail_unless (caps != NULL);
+  str = gst_caps_to_string (caps);
+  fail_unless (gst_caps_is_equal (caps, want), "caps %s", str);
+  g_free (str);
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
 }
 
 /* The first byte of an s334-1a triplet of line 21: field bit, offset 12
@@ -280,6 +296,51 @@ GST_START_TEST (test_read_error_restores_the_vbi_node)
 
 GST_END_TEST;
 
+/* The latency fgrabsrc answers: its minimum, the frame period. */
+static GstClockTime
+min_latency (GstHarness * h)
+{
+  GstPad *pad = gst_element_get_static_pad (h->element, "src");
+  GstQuery *query = gst_query_new_latency ();
+  GstClockTime min = GST_CLOCK_TIME_NONE;
+  gboolean live;
+
+  fail_unless (gst_pad_query (pad, query));
+  gst_query_parse_latency (query, &live, &min, NULL);
+  fail_unless (live);
+  gst_query_unref (query);
+  gst_object_unref (pad);
+  return min;
+}
+
+/* The reopen after a read error sets the sliced VBI format again without
+ * a probe of the caps: the frame rate, which the standard gives, is the
+ * same after it (the latency and the poll's waits follow it). */
+GST_START_TEST (test_read_error_keeps_the_sliced_vbi_rate)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_sliced_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+  GstClockTime period = gst_util_uint64_scale (GST_SECOND, 1001, 30000);
+  guint64 frames;
+
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_uint64 (min_latency (h), period);
+
+  fake_v4l2_device_inject_io_error (dev, EIO, 0, 1);
+  while (fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT) < 2)
+    gst_buffer_unref (gst_harness_pull (h));
+  /* a frame read after the reopen: the node is set up again by then */
+  frames = fake_v4l2_device_get_frames_read (dev);
+  while (fake_v4l2_device_get_frames_read (dev) <= frames)
+    gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_uint64 (min_latency (h), period);
+  assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* vivid's webcam input has no VBI: G_FMT of sliced VBI fails there. */
 GST_START_TEST (test_input_without_vbi_is_an_error)
 {
@@ -346,18 +407,6 @@ GST_END_TEST;
   "interlace-mode=(string)progressive, vbi-sampling-rate=(int)27000000, " \
   "vbi-offset=(int)24, vbi-start1=(int)6, vbi-start2=(int)319, " \
   "vbi-count1=(int)18, vbi-count2=(int)18, vbi-flags=(int)0"
-
-static void
-assert_current_caps (GstHarness * h, const gchar * expected)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-  GstCaps *want = gst_caps_from_string (expected);
-
-  fail_unless (caps != NULL);
-  fail_unless (gst_caps_is_equal (caps, want), "caps %" GST_PTR_FORMAT, caps);
-  gst_caps_unref (want);
-  gst_caps_unref (caps);
-}
 
 /* @count raw frames of @lines lines of 1440 samples each, the fake's
  * bytes, one a buffer, at the standard's rate (@fps_n/@fps_d). */
@@ -482,6 +531,111 @@ GST_START_TEST (test_raw_caps_filter_selects_raw_vbi)
 
 GST_END_TEST;
 
+/* Pulls buffers from @h until its caps are @name's (buffers read before
+ * a renegotiation may still wait). */
+static void
+pull_until_caps (GstHarness * h, const gchar * name)
+{
+  GstCaps *caps;
+  gboolean found = FALSE;
+
+  while (!found) {
+    gst_buffer_unref (gst_harness_pull (h));
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    found = gst_structure_has_name (gst_caps_get_structure (caps, 0), name);
+    gst_caps_unref (caps);
+  }
+}
+
+/* A node with both, renegotiated after capturing: raw lines, then the
+ * captions again; each time the node is reopened (I/O ran) and its
+ * format set without a probe, and the captions keep the standard's
+ * rate. */
+GST_START_TEST (test_renegotiation_keeps_the_caption_rate)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  pull_until_caps (h, "video/x-raw");
+  assert_current_caps (h, RAW_NTSC_CAPS);
+  fail_unless (fake_v4l2_device_get_vbi_raw (dev));
+
+  gst_harness_set_sink_caps_str (h, "closedcaption/x-cea-608");
+  pull_until_caps (h, "closedcaption/x-cea-608");
+  assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
+  fail_unless_equals_uint64 (min_latency (h),
+      gst_util_uint64_scale (GST_SECOND, 1001, 30000));
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Frames of raw VBI lines of 1442 samples (not a multiple of 4: GRAY8
+ * rows of GStreamer's default layout are 4-byte aligned, the driver's are
+ * packed) pulled from fgrabsrc, downstream taking a video meta or not:
+ * each line is where a video frame map of the caps finds it. */
+static void
+check_lines_of_1442_samples (gboolean downstream_meta)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new_raw_vbi (VBI_PATH);
+  GstHarness *h = vbi_harness ("input=1");
+  GstVideoFrame frame;
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstCaps *caps;
+  guint n, line, i;
+
+  fake_v4l2_device_set_vbi_samples_per_line (dev, 1442);
+  if (downstream_meta)
+    gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
+  gst_harness_play (h);
+  for (n = 0; n < 3; n++) {
+    buf = gst_harness_pull (h);
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), 1442);
+    fail_unless_equals_int (gst_buffer_get_video_meta (buf) != NULL,
+        downstream_meta);
+    fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ),
+        "a buffer of %" G_GSIZE_FORMAT " bytes for a frame of %"
+        G_GSIZE_FORMAT, gst_buffer_get_size (buf), info.size);
+    for (line = 0; line < 24; line++) {
+      const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+          0) + line * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+      for (i = 0; i < 1442; i++)
+        if (row[i] != fake_v4l2_vbi_raw_byte (n, line, i))
+          fail ("frame %u line %u sample %u: 0x%02x, not 0x%02x", n, line, i,
+              row[i], fake_v4l2_vbi_raw_byte (n, line, i));
+    }
+    gst_video_frame_unmap (&frame);
+    gst_buffer_unref (buf);
+  }
+  fgrab_check_harness_teardown (h);
+}
+
+/* Repacked into the caps' aligned rows. */
+GST_START_TEST (test_raw_vbi_lines_not_a_multiple_of_4)
+{
+  check_lines_of_1442_samples (FALSE);
+}
+
+GST_END_TEST;
+
+/* Read in place, the packed rows described by a video meta. */
+GST_START_TEST (test_raw_vbi_lines_not_a_multiple_of_4_with_video_meta)
+{
+  check_lines_of_1442_samples (TRUE);
+}
+
+GST_END_TEST;
+
 /* Samples of more than 8 bits are refused, their format named. */
 GST_START_TEST (test_raw_sample_format_other_than_grey_is_an_error)
 {
@@ -554,6 +708,7 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_bad_records_are_skipped_with_a_warning);
   tcase_add_test (tc, test_pal_wss_posts_the_aspect_ratio);
   tcase_add_test (tc, test_read_error_restores_the_vbi_node);
+  tcase_add_test (tc, test_read_error_keeps_the_sliced_vbi_rate);
   tcase_add_test (tc, test_input_without_vbi_is_an_error);
   tcase_add_test (tc, test_no_single_standard_is_an_error);
   tcase_add_test (tc, test_driver_refusing_captions_is_an_error);
@@ -561,6 +716,9 @@ fgrabvbi_suite (void)
   tcase_add_test (tc, test_raw_vbi_under_pal);
   tcase_add_test (tc, test_vbi_node_with_both_defaults_to_captions);
   tcase_add_test (tc, test_raw_caps_filter_selects_raw_vbi);
+  tcase_add_test (tc, test_raw_vbi_lines_not_a_multiple_of_4);
+  tcase_add_test (tc, test_raw_vbi_lines_not_a_multiple_of_4_with_video_meta);
+  tcase_add_test (tc, test_renegotiation_keeps_the_caption_rate);
   tcase_add_test (tc, test_raw_sample_format_other_than_grey_is_an_error);
   tcase_add_test (tc, test_raw_input_without_vbi_is_an_error);
   tcase_add_test (tc, test_raw_vbi_without_single_standard_is_an_error);
