@@ -909,6 +909,7 @@ again:
   }
   if (dev->write_blocked) {
     if (fd_nonblocking (fd)) {
+      dev->refused_writes++;
       err = EAGAIN;
       goto fail;
     }

@@ -216,6 +216,8 @@ struct _FakeV4l2Device
   guint64 frames_read, dropped;
   /* non-blocking reads answered EAGAIN because no data was there */
   guint64 empty_reads;
+  /* non-blocking writes answered EAGAIN because the device took none */
+  guint64 refused_writes;
 
   gboolean timed_started;
   gint64 timed_base_time;

@@ -938,6 +938,18 @@ fake_v4l2_device_get_empty_reads (FakeV4l2Device * dev)
 }
 
 guint64
+fake_v4l2_device_get_refused_writes (FakeV4l2Device * dev)
+{
+  guint64 n;
+
+  g_return_val_if_fail (dev != NULL, 0);
+  g_mutex_lock (&fake_v4l2_lock);
+  n = dev->refused_writes;
+  g_mutex_unlock (&fake_v4l2_lock);
+  return n;
+}
+
+guint64
 fake_v4l2_device_get_dropped_frames (FakeV4l2Device * dev)
 {
   guint64 n;

@@ -584,6 +584,9 @@ guint64 fake_v4l2_device_get_dropped_frames (FakeV4l2Device * dev);
 /* Non-blocking reads that found no data (EAGAIN; injected errors are not
  * counted). */
 guint64 fake_v4l2_device_get_empty_reads (FakeV4l2Device * dev);
+/* Non-blocking writes refused (EAGAIN) while the device took no data
+ * (fake_v4l2_device_set_write_blocked): a writer is waiting for room. */
+guint64 fake_v4l2_device_get_refused_writes (FakeV4l2Device * dev);
 
 /* MPEG encoder cards (fakev4l2-encoder.c).
  *

@@ -90,6 +90,20 @@ wait_for_written_frames (FakeV4l2Device * dev, guint count)
   return TRUE;
 }
 
+/* Until the sink's write() has found the device full at least once. */
+static void
+wait_for_refused_write (FakeV4l2Device * dev)
+{
+  gint64 end = g_get_monotonic_time () +
+      HANG_GUARD_SECONDS * G_TIME_SPAN_SECOND;
+
+  while (fake_v4l2_device_get_refused_writes (dev) == 0) {
+    fail_unless (g_get_monotonic_time () < end,
+        "the sink never tried to write");
+    g_usleep (1000);
+  }
+}
+
 GST_START_TEST (test_template_caps_until_open)
 {
   GstElement *sink = fgrab_check_element_new ("fgrabsink");
@@ -810,7 +824,7 @@ GST_START_TEST (test_unlock_during_blocked_write_returns)
   fake_v4l2_device_set_write_blocked (dev, TRUE);
   pusher->n = 2;
   push_thread = g_thread_new ("push", push_worker, pusher);
-  g_usleep (200 * 1000);
+  wait_for_refused_write (dev);
   fail_if (worker_wait (pusher, 0), "the write did not block");
 
   stopper->state = GST_STATE_NULL;
@@ -846,7 +860,9 @@ GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
   fake_v4l2_device_set_write_blocked (dev, TRUE);
   pusher->n = 1;
   push_thread = g_thread_new ("push", push_worker, pusher);
-  g_usleep (100 * 1000);
+  /* the sink is in the write (not before it: a frame that reached the
+   * sink in PAUSED would be rendered as the preroll frame) */
+  wait_for_refused_write (dev);
 
   /* PAUSED interrupts the write; the frame waits for PLAYING */
   ret = gst_element_set_state (h->element, GST_STATE_PAUSED);
@@ -891,7 +907,7 @@ GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
   fake_v4l2_device_block_writes_after (dev, FRAME_320 / 2);
   pusher->n = 2;
   push_thread = g_thread_new ("push", push_worker, pusher);
-  g_usleep (200 * 1000);
+  wait_for_refused_write (dev);
   fail_if (worker_wait (pusher, 0), "the write did not block");
   fail_unless_equals_uint64 (fake_v4l2_device_get_pending_bytes (dev),
       FRAME_320 / 2);
