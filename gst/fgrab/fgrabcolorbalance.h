@@ -30,7 +30,7 @@
  * picture), with the driver's range; values go to the driver at once. */
 
 G_BEGIN_DECLS
-    void fgrab_color_balance_interface_init (GstColorBalanceInterface * iface);
+void fgrab_color_balance_interface_init (GstColorBalanceInterface * iface);
 /* READY->NULL: the channels belong to the node that closes. */
 void fgrab_color_balance_clear (FgrabObject * obj);
 

@@ -27,7 +27,9 @@
  * under the object lock; the refusals are posted as warnings, never under
  * a lock. */
 
-G_BEGIN_DECLS void fgrab_control_props_install (GObjectClass * gobject_class,
+G_BEGIN_DECLS
+
+void fgrab_control_props_install (GObjectClass * gobject_class,
     gboolean is_output);
 /* set_property: keeps the setting and, while the node is open, sets the
  * controls at once. */

@@ -28,7 +28,9 @@
  * --list-ctrls prints: the driver's name in lower case, each run of other
  * characters one '_' ("Video Bitrate Mode" is video_bitrate_mode). */
 
-G_BEGIN_DECLS typedef struct
+G_BEGIN_DECLS
+
+typedef struct
 {
   guint32 id;
   /* V4L2_CTRL_TYPE_* */

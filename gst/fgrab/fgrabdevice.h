@@ -28,7 +28,7 @@
 
 G_BEGIN_DECLS
 #define FGRAB_DEVICE_ERROR (fgrab_device_error_quark ())
-    GQuark fgrab_device_error_quark (void);
+GQuark fgrab_device_error_quark (void);
 
 /* Why the device layer refused.  Each maps to one user-facing error in the
  * elements (FGRAB_ELEMENT_POST_ERROR). */

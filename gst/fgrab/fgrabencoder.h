@@ -29,7 +29,7 @@
 G_BEGIN_DECLS
 /* Whether the node has encoder commands: VIDIOC_TRY_ENCODER_CMD with a
  * STOP at the end of the GOP, which changes nothing. */
-    gboolean fgrab_device_has_encoder_commands (FgrabDevice * device);
+gboolean fgrab_device_has_encoder_commands (FgrabDevice * device);
 /* STOP with V4L2_ENC_CMD_STOP_AT_GOP_END: the driver delivers the rest
  * of the GOP begun, then read() returns 0.  Fails with
  * FGRAB_DEVICE_ERROR_SETTINGS when the driver refuses. */

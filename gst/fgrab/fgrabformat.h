@@ -25,7 +25,7 @@
 
 G_BEGIN_DECLS
 /* How frames of a format arrive through read() and leave through write(). */
-    typedef enum
+typedef enum
 {
   /* Raw video: a frame is exactly the image size, possibly over several
    * reads. */

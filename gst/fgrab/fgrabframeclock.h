@@ -29,7 +29,9 @@
  * posted as QoS messages, as v4l2src posts them, and the next buffer is
  * DISCONT. */
 
-G_BEGIN_DECLS typedef struct
+G_BEGIN_DECLS
+
+typedef struct
 {
   GstElement *element;
   /* a byte stream: offsets in bytes, no frames to lose */

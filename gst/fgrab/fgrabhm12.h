@@ -52,7 +52,7 @@ G_BEGIN_DECLS
  * partial tiles at the right and bottom edges take whole tiles.  0 when
  * @line is not whole tiles, is narrower than the width's tiles, or the
  * size would not fit in a gsize. */
-    gsize fgrab_hm12_frame_size (guint width, guint height, guint line);
+gsize fgrab_hm12_frame_size (guint width, guint height, guint line);
 
 /* De-tiles the HM12 frame @src of @src_size bytes, lines of @line bytes,
  * into the NV12 @frame (its size and strides).  FALSE, @frame untouched,

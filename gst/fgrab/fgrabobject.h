@@ -43,7 +43,7 @@
 G_BEGIN_DECLS
 /* The property ids of fgrab_object_install_properties; an element numbers
  * its own from FGRAB_PROP_LAST on. */
-    enum
+enum
 {
   FGRAB_PROP_0,
   FGRAB_PROP_DEVICE,

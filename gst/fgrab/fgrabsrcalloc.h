@@ -31,7 +31,9 @@
  * one, or when downstream takes a video meta that describes the driver's;
  * otherwise it is read into staging and repacked. */
 
-G_BEGIN_DECLS typedef struct
+G_BEGIN_DECLS
+
+typedef struct
 {
   /* the element's, set at init */
   FgrabObject *obj;

@@ -27,7 +27,9 @@
  * node reopened, an error), within limits.  The element reopens; this
  * decides, counts and says why. */
 
-G_BEGIN_DECLS typedef struct
+G_BEGIN_DECLS
+
+typedef struct
 {
   GstElement *element;
   /* the property, under the element's object lock */

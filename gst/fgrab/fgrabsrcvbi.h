@@ -26,7 +26,9 @@
  * its captions, the WSS aspect ratio message when it changes and one
  * warning for records no driver may send. */
 
-G_BEGIN_DECLS typedef struct
+G_BEGIN_DECLS
+
+typedef struct
 {
   GstElement *element;
   /* streaming thread (and start): the last WSS posted, -1 for none yet,

@@ -35,7 +35,7 @@ G_BEGIN_DECLS
  * with FGRAB_DEVICE_ERROR_SETTINGS when the input has no tuner (naming
  * the inputs that have one) or @hz is outside the tuner's range (given
  * in MHz), FGRAB_DEVICE_ERROR_BUSY when another application holds it. */
-    gboolean fgrab_device_set_frequency (FgrabDevice * device, guint64 hz,
+gboolean fgrab_device_set_frequency (FgrabDevice * device, guint64 hz,
     guint64 * actual_hz, GError ** error);
 /* The frequency of the current input's tuner in Hz; FALSE (*@hz
  * untouched) when the input has no tuner or the driver does not say. */

@@ -29,7 +29,7 @@
 
 G_BEGIN_DECLS
 /* The audio-mode property's values: V4L2_TUNER_MODE_*, and "keep". */
-    typedef enum
+typedef enum
 {
   GST_FGRAB_AUDIO_MODE_KEEP = -1,
   GST_FGRAB_AUDIO_MODE_MONO = V4L2_TUNER_MODE_MONO,

@@ -36,7 +36,7 @@ G_BEGIN_DECLS
 /* The most records a frame can hold: 24 lines of two fields. */
 #define FGRAB_VBI_MAX_RECORDS 48
 /* TRUE when @device is a sliced VBI capture node. */
-    gboolean fgrab_device_is_sliced_vbi (FgrabDevice * device);
+gboolean fgrab_device_is_sliced_vbi (FgrabDevice * device);
 /* TRUE when @device is a VBI capture node, sliced or raw (its buffer
  * type follows the caps last set on a node with both). */
 gboolean fgrab_device_is_vbi (FgrabDevice * device);

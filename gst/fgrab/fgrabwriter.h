@@ -33,7 +33,9 @@
  * staging buffer; a write interrupted by a pause is resumed, one
  * interrupted by a flush abandoned. */
 
-G_BEGIN_DECLS typedef struct
+G_BEGIN_DECLS
+
+typedef struct
 {
   /* the element's, set at init */
   FgrabObject *obj;

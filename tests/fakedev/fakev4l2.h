@@ -38,7 +38,9 @@
 #include <glib.h>
 #include <linux/videodev2.h>
 
-G_BEGIN_DECLS typedef struct _FakeV4l2Device FakeV4l2Device;
+G_BEGIN_DECLS
+
+typedef struct _FakeV4l2Device FakeV4l2Device;
 
 typedef enum
 {

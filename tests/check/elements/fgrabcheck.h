@@ -71,67 +71,66 @@ guint fgrab_check_count_open_fds (void);
 gboolean fgrab_check_pop_message_text (GstBus * bus, GstMessageType type,
     gchar ** text);
 /* @text has every phrase of the NULL-terminated list. */
-void
-fgrab_check_assert_text_has (const gchar * text, const gchar * phrase, ...)
-    G_GNUC_NULL_TERMINATED;
+void fgrab_check_assert_text_has (const gchar * text, const gchar * phrase,
+    ...) G_GNUC_NULL_TERMINATED;
 /* A message of @type is on @bus, and its text has every phrase of the
  * NULL-terminated list. */
-     void fgrab_check_assert_message (GstBus * bus, GstMessageType type,
+void fgrab_check_assert_message (GstBus * bus, GstMessageType type,
     const gchar * phrase, ...) G_GNUC_NULL_TERMINATED;
 
 /* An element of @factory alone, device @path and the property name/value
  * pairs of the NULL-terminated @props (may be NULL), taken to READY: the
  * error it posted (it must then have failed the state change), NULL if it
  * opened; going back to NULL must work either way. */
-     gchar *fgrab_check_open_error_text (const gchar * factory,
+gchar *fgrab_check_open_error_text (const gchar * factory,
     const gchar * path, const gchar * const *props);
 /* Opening @path with an element of @factory fails with an error that has
  * @phrase and names the device. */
-     void fgrab_check_assert_open_error (const gchar * factory,
+void fgrab_check_assert_open_error (const gchar * factory,
     const gchar * path, const gchar * phrase);
 /* Sets @desc's pipeline to @state and returns the first error message's
  * text, or NULL if the state change worked without one; going back to
  * NULL must work either way. */
-     gchar *fgrab_check_pipeline_error_text (const gchar * desc,
+gchar *fgrab_check_pipeline_error_text (const gchar * desc,
     GstState state);
-     void fgrab_check_assert_pipeline_error (const gchar * desc, GstState state,
+void fgrab_check_assert_pipeline_error (const gchar * desc, GstState state,
     const gchar * phrase);
 
 /* A bus of the test's own on the harness's bin, for the messages its
  * element posts; _free takes it off again. */
-     GstBus *fgrab_check_harness_bus (GstHarness * h);
-     void fgrab_check_harness_bus_free (GstHarness * h, GstBus * bus);
+GstBus *fgrab_check_harness_bus (GstHarness * h);
+void fgrab_check_harness_bus_free (GstHarness * h, GstBus * bus);
 /* The harness's element of @factory (a reference). */
-     GstElement *fgrab_check_harness_element (GstHarness * h,
+GstElement *fgrab_check_harness_element (GstHarness * h,
     const gchar * factory);
 
 /* fgrabsink tests: the harness of an fgrabsink on @path with the
  * properties @props (NULL: sync=false). */
-     GstHarness *fgrab_check_new_sink_harness (const gchar * path,
+GstHarness *fgrab_check_new_sink_harness (const gchar * path,
     const gchar * props);
 /* Byte @i of pushed frame @n: a pattern unlike the fake's own, so that a
  * byte from the wrong place or frame is found. */
-     guint8 fgrab_check_pushed_byte (guint n, gsize i);
+guint8 fgrab_check_pushed_byte (guint n, gsize i);
 /* Frame @n of @size bytes, filled with fgrab_check_pushed_byte. */
-     GstBuffer *fgrab_check_new_frame (guint n, gsize size);
+GstBuffer *fgrab_check_new_frame (guint n, gsize size);
 /* Pushes frames @from .. @from + @count - 1 of @size bytes into @h; each
  * must be taken. */
-     void fgrab_check_push_frames (GstHarness * h, guint from, guint count,
+void fgrab_check_push_frames (GstHarness * h, guint from, guint count,
     gsize size);
 /* The start most fgrabsink tests share: YUY2 320x240 at 30/1 negotiated
  * on @h and frames 0 .. @count - 1 of that size pushed. */
 #define FGRAB_CHECK_YUY2_320_CAPS "video/x-raw, format=YUY2, width=320, " \
     "height=240, framerate=30/1"
 #define FGRAB_CHECK_YUY2_320_SIZE (320 * 240 * 2)
-     void fgrab_check_push_yuy2 (GstHarness * h, guint count);
+void fgrab_check_push_yuy2 (GstHarness * h, guint count);
 /* The same on a new harness of fgrab_check_new_sink_harness. */
-     GstHarness *fgrab_check_sink_push_yuy2 (const gchar * path,
+GstHarness *fgrab_check_sink_push_yuy2 (const gchar * path,
     const gchar * props, guint count);
 
 /* a hang guard, not a timing requirement */
 #define FGRAB_CHECK_QUIESCE_TIMEOUT (10 * G_TIME_SPAN_SECOND)
 
-     static inline guint fgrab_check_count_threads (void)
+static inline guint fgrab_check_count_threads (void)
 {
   GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
   guint n = 0;
