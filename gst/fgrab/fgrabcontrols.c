@@ -46,7 +46,8 @@ control_free (FgrabControl * control)
   g_free (control);
 }
 
-gchar *
+/* @name as v4l2-ctl prints it.  g_free() it. */
+static gchar *
 fgrab_control_fold_name (const gchar * name)
 {
   GString *s = g_string_new (NULL);
@@ -195,7 +196,9 @@ fgrab_device_list_controls (FgrabDevice * device)
   return g_ptr_array_ref (device->controls);
 }
 
-const FgrabControl *
+/* The control named @name in @controls (as v4l2-ctl names it, or any
+ * spelling that folds to it: "Video Bitrate", video-bitrate), or NULL. */
+static const FgrabControl *
 fgrab_controls_find (GPtrArray * controls, const gchar * name)
 {
   gchar *folded = fgrab_control_fold_name (name);
@@ -212,7 +215,8 @@ fgrab_controls_find (GPtrArray * controls, const gchar * name)
   return found;
 }
 
-gchar *
+/* The names of @controls, comma separated, for messages.  g_free() it. */
+static gchar *
 fgrab_controls_describe (GPtrArray * controls)
 {
   GString *s = g_string_new (NULL);

@@ -54,14 +54,6 @@ typedef struct
  * Cached until the node closes.  g_ptr_array_unref() it; NULL while the
  * node is closed. */
 GPtrArray *fgrab_device_list_controls (FgrabDevice * device);
-/* The control named @name in @controls (as v4l2-ctl names it, or any
- * spelling that folds to it: "Video Bitrate", video-bitrate), or NULL. */
-const FgrabControl *fgrab_controls_find (GPtrArray * controls,
-    const gchar * name);
-/* @name as v4l2-ctl prints it.  g_free() it. */
-gchar *fgrab_control_fold_name (const gchar * name);
-/* The names of @controls, comma separated, for messages.  g_free() it. */
-gchar *fgrab_controls_describe (GPtrArray * controls);
 
 /* Sets every field of @settings (control name = value) on the node:
  * integers, booleans, 64-bit integers, strings, menus by index or by item

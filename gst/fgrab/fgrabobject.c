@@ -473,7 +473,9 @@ fgrab_object_apply_output_controls (FgrabObject * obj)
     fgrab_control_props_apply (obj, obj->device);
 }
 
-gboolean
+/* NULL->READY: opens the node and selects the route and norm; READY->NULL
+ * closes it.  FALSE after posting an error. */
+static gboolean
 fgrab_object_open (FgrabObject * obj)
 {
   const FgrabDirection *dir = direction (obj->output);
@@ -514,7 +516,7 @@ fgrab_object_open (FgrabObject * obj)
   return TRUE;
 }
 
-void
+static void
 fgrab_object_close (FgrabObject * obj)
 {
   fgrab_color_balance_clear (obj);
@@ -621,7 +623,10 @@ without_colorimetry (GstCaps * caps)
   return caps;
 }
 
-GstCaps *
+/* get_caps of both elements: the open node's probed caps (without the
+ * colorimetry on an output node, where it is the writer's to say), else
+ * @pad's template caps; intersected with @filter. */
+static GstCaps *
 fgrab_object_get_caps (FgrabObject * obj, GstPad * pad, GstCaps * filter)
 {
   FgrabDevice *device = fgrab_object_ref_device (obj);
@@ -643,7 +648,8 @@ fgrab_object_get_caps (FgrabObject * obj, GstPad * pad, GstCaps * filter)
   return result;
 }
 
-void
+/* unlock / unlock_stop of both elements. */
+static void
 fgrab_object_set_flushing (FgrabObject * obj, gboolean flushing)
 {
   FgrabDevice *device = fgrab_object_ref_device (obj);
@@ -725,6 +731,36 @@ fgrab_layout_is_default (const FgrabFrameLayout * layout,
       layout->offset);
 }
 
+/* Copies the picture between @frame and @data in the driver's @layout,
+ * plane by plane, row by row: into @data when @to_device, else out of
+ * it. */
+static void
+fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
+    const FgrabFrameLayout * layout, gboolean to_device)
+{
+  guint p;
+
+  for (p = 0; p < layout->n_planes; p++) {
+    guint8 *plane = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    guint8 *device_plane = data + layout->offset[p];
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gint rows, row_bytes, y;
+
+    gst_video_format_info_component (frame->info.finfo, p, comp);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp[0]);
+    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp[0]);
+    row_bytes = MIN (row_bytes, MIN (stride, layout->stride[p]));
+    for (y = 0; y < rows; y++) {
+      guint8 *ours = plane + (gsize) y * stride;
+      guint8 *theirs = device_plane + (gsize) y * layout->stride[p];
+
+      memcpy (to_device ? theirs : ours, to_device ? ours : theirs, row_bytes);
+    }
+  }
+}
+
 gboolean
 fgrab_repack_frame (GstBuffer * buf, const GstVideoInfo * info,
     guint8 * data, const FgrabFrameLayout * layout, gboolean to_device)
@@ -766,33 +802,6 @@ fgrab_object_post_layout_error (FgrabObject * obj)
       ("Device '%s' describes its frames in a way that cannot be used "
           "(bytes per line or image size are wrong).", obj->device->path),
       ("bytesperline %u sizeimage %u", pix->bytesperline, pix->sizeimage));
-}
-
-void
-fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
-    const FgrabFrameLayout * layout, gboolean to_device)
-{
-  guint p;
-
-  for (p = 0; p < layout->n_planes; p++) {
-    guint8 *plane = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
-    guint8 *device_plane = data + layout->offset[p];
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gint rows, row_bytes, y;
-
-    gst_video_format_info_component (frame->info.finfo, p, comp);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp[0]);
-    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp[0]);
-    row_bytes = MIN (row_bytes, MIN (stride, layout->stride[p]));
-    for (y = 0; y < rows; y++) {
-      guint8 *ours = plane + (gsize) y * stride;
-      guint8 *theirs = device_plane + (gsize) y * layout->stride[p];
-
-      memcpy (to_device ? theirs : ours, to_device ? ours : theirs, row_bytes);
-    }
-  }
 }
 
 void

@@ -138,12 +138,8 @@ void fgrab_object_set_property (GObject * object, guint prop_id,
 void fgrab_object_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 
-/* NULL->READY: opens the node and selects the route and norm; READY->NULL
- * closes it.  FALSE after posting an error. */
-gboolean fgrab_object_open (FgrabObject * obj);
 /* The controls of an output node, once its format is set. */
 void fgrab_object_apply_output_controls (FgrabObject * obj);
-void fgrab_object_close (FgrabObject * obj);
 /* change_state of both elements: fgrab_object_open at NULL->READY, then
  * @parent_class's, fgrab_object_close at READY->NULL. */
 GstStateChangeReturn fgrab_object_change_state (FgrabObject * obj,
@@ -167,13 +163,6 @@ void fgrab_object_unconfigure (FgrabObject * obj);
 
 /* The device with a reference of the caller's, or NULL. */
 FgrabDevice *fgrab_object_ref_device (FgrabObject * obj);
-/* get_caps of both elements: the open node's probed caps (without the
- * colorimetry on an output node, where it is the writer's to say), else
- * @pad's template caps; intersected with @filter. */
-GstCaps *fgrab_object_get_caps (FgrabObject * obj, GstPad * pad,
-    GstCaps * filter);
-/* unlock / unlock_stop of both elements. */
-void fgrab_object_set_flushing (FgrabObject * obj, gboolean flushing);
 
 /* S_PARM with the settings and the rate @fps_n/@fps_d (0/1: the nominal
  * rate); on return @params holds what the driver kept, which the
@@ -200,11 +189,6 @@ void fgrab_object_post_layout_error (FgrabObject * obj);
  * fgrab_copy_planes).  FALSE when it cannot be mapped. */
 gboolean fgrab_repack_frame (GstBuffer * buf, const GstVideoInfo * info,
     guint8 * data, const FgrabFrameLayout * layout, gboolean to_device);
-/* Copies the picture between @frame and @data in the driver's @layout,
- * plane by plane, row by row: into @data when @to_device, else out of
- * it. */
-void fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
-    const FgrabFrameLayout * layout, gboolean to_device);
 
 /* Posts @error, a FGRAB_DEVICE_ERROR, as the GST_ELEMENT_ERROR of the
  * matching domain and code: its first line for the user, the rest as

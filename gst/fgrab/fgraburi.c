@@ -35,7 +35,7 @@
 #include "fgrabobject.h"
 #include "fgraburi.h"
 
-const gchar *const *
+static const gchar *const *
 fgrab_uri_get_protocols (void)
 {
   static const gchar *const protocols[] = { FGRAB_URI_PROTOCOL, NULL };
@@ -43,7 +43,8 @@ fgrab_uri_get_protocols (void)
   return protocols;
 }
 
-gchar *
+/* The device path an fgrab URI names, or NULL with a GST_URI_ERROR. */
+static gchar *
 fgrab_uri_to_device (const gchar * uri, GError ** error)
 {
   GstUri *parsed;
@@ -103,7 +104,8 @@ done:
   return path;
 }
 
-gchar *
+/* The fgrab URI of @device (an absolute path), or NULL. */
+static gchar *
 fgrab_uri_from_device (const gchar * device)
 {
   GstUri *uri;

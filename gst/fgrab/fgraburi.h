@@ -26,12 +26,7 @@ G_BEGIN_DECLS
 /* fgrab:///dev/video0: the scheme both elements answer to as
  * GstURIHandlers; the path is the device node. */
 #define FGRAB_URI_PROTOCOL "fgrab"
-const gchar *const *fgrab_uri_get_protocols (void);
 
-/* The device path an fgrab URI names, or NULL with a GST_URI_ERROR. */
-gchar *fgrab_uri_to_device (const gchar * uri, GError ** error);
-/* The fgrab URI of @device (an absolute path), or NULL. */
-gchar *fgrab_uri_from_device (const gchar * device);
 
 /* The GstURIHandler of fgrabsrc and fgrabsink: fgrab:///dev/videoN names
  * the device property.  A new URI is refused with GST_URI_ERROR_BAD_STATE
