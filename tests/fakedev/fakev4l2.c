@@ -639,6 +639,20 @@ fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer)
   g_mutex_unlock (&fake_v4l2_lock);
 }
 
+guint
+fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev)
+{
+  GList *l;
+  guint n = 0;
+
+  g_return_val_if_fail (dev != NULL, 0);
+  g_mutex_lock (&fake_v4l2_lock);
+  for (l = dev->fds; l; l = l->next)
+    n += ((FakeFd *) l->data)->loopback_reader ? 1 : 0;
+  g_mutex_unlock (&fake_v4l2_lock);
+  return n;
+}
+
 void
 fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent)
 {

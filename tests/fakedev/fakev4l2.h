@@ -507,6 +507,8 @@ void fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent);
  * is FALSE.  read() does not depend on it (get_capture_buffer).  Use
  * with FAKE_V4L2_READ_LOOPBACK. */
 void fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer);
+/* The fds that became v4l2loopback 0.12 READERs (poll wakes them). */
+guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
 
 /* TRUE: S_FMT fails with EBUSY while the node has another opener, even for
  * the format in force, as v4l2loopback 0.15 answers a reader while a
