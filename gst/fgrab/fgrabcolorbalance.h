@@ -22,7 +22,7 @@
 
 #include <gst/video/colorbalance.h>
 
-#include "fgrabobject.h"
+#include "fgrabobjectcore.h"
 
 /* GstColorBalance for an fgrab element, as v4l2src offers it: a channel
  * for each picture control of the open node (brightness, contrast,

@@ -20,7 +20,7 @@
 #ifndef __FGRAB_CONTROL_PROPS_H__
 #define __FGRAB_CONTROL_PROPS_H__
 
-#include "fgrabobject.h"
+#include "fgrabobjectcore.h"
 
 /* The extra-controls property of both elements and the colour balance
  * properties of fgrabsrc (FGRAB_PROP_EXTRA_CONTROLS on).  The settings are

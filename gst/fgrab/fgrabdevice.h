@@ -24,6 +24,7 @@
 #include <gst/video/video.h>
 #include <linux/videodev2.h>
 
+#include "fgrabenums.h"
 #include "fgrabformat.h"
 
 G_BEGIN_DECLS
@@ -210,11 +211,6 @@ gboolean fgrab_device_get_params (FgrabDevice * device,
 gboolean fgrab_device_set_params (FgrabDevice * device,
     FgrabStreamParams * params, GError ** error);
 
-/* Analog video standards (VIDIOC_S_STD) as an enum of the elements' norm
- * property: the values are the V4L2_STD_* ids, named as v4l2src names
- * them; 0 ("none") leaves the driver's standard. */
-#define GST_TYPE_FGRAB_NORM (gst_fgrab_norm_get_type ())
-GType gst_fgrab_norm_get_type (void);
 
 /* The element's input/output and norm properties: selects the input of
  * a capture node (output of an output node) @route when it is >= 0 and

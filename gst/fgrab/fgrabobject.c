@@ -29,8 +29,6 @@
 #include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
 #include "fgrabtuning.h"
-#include "gstfgrabsink.h"
-#include "gstfgrabsrc.h"
 
 GST_DEBUG_CATEGORY_STATIC (fgrab_object_debug);
 #define GST_CAT_DEFAULT fgrab_object_debug
@@ -95,65 +93,13 @@ direction (gboolean is_output)
   return is_output ? &output_direction : &capture_direction;
 }
 
-static GType
-register_mode_flags (const gchar * name, const gchar * description)
-{
-  GFlagsValue *values = g_new0 (GFlagsValue, 2);
-
-  values[0].value = V4L2_MODE_HIGHQUALITY;
-  values[0].value_name = description;
-  values[0].value_nick = "high-quality";
-  return g_flags_register_static (name, values);
-}
-
-GType
-gst_fgrab_capture_mode_get_type (void)
-{
-  static GType type = 0;
-
-  if (g_once_init_enter (&type)) {
-    GType tmp = register_mode_flags ("GstFgrabCaptureMode",
-        "High quality mode for still captures (V4L2_MODE_HIGHQUALITY)");
-    g_once_init_leave (&type, tmp);
-  }
-  return type;
-}
-
-GType
-gst_fgrab_output_mode_get_type (void)
-{
-  static GType type = 0;
-
-  if (g_once_init_enter (&type)) {
-    GType tmp = register_mode_flags ("GstFgrabOutputMode",
-        "High quality output mode (V4L2_MODE_HIGHQUALITY)");
-    g_once_init_leave (&type, tmp);
-  }
-  return type;
-}
-
-static GQuark
-fgrab_object_quark (void)
-{
-  static GQuark quark = 0;
-
-  if (quark == 0)
-    quark = g_quark_from_static_string ("fgrab-object");
-  return quark;
-}
-
-FgrabObject *
-fgrab_object_get (GstElement * element)
-{
-  return g_object_get_qdata (G_OBJECT (element), fgrab_object_quark ());
-}
 
 void
 fgrab_object_init (FgrabObject * obj, GstElement * element,
     gboolean is_output, const gchar * default_device)
 {
   memset (obj, 0, sizeof (*obj));
-  g_object_set_qdata (G_OBJECT (element), fgrab_object_quark (), obj);
+  fgrab_object_bind (obj, element);
   obj->element = element;
   obj->output = is_output;
   obj->device_path = g_strdup (default_device);
@@ -597,17 +543,6 @@ fgrab_object_unconfigure (FgrabObject * obj)
   GST_OBJECT_UNLOCK (obj->element);
 }
 
-FgrabDevice *
-fgrab_object_ref_device (FgrabObject * obj)
-{
-  FgrabDevice *device;
-
-  GST_OBJECT_LOCK (obj->element);
-  device = obj->device ? fgrab_device_ref (obj->device) : NULL;
-  GST_OBJECT_UNLOCK (obj->element);
-  return device;
-}
-
 /* Output nodes: what TRY_FMT answers as colorimetry is the driver's
  * default, not a limit, and the bytes reach the driver unchanged whatever
  * the label. */
@@ -802,59 +737,6 @@ fgrab_object_post_layout_error (FgrabObject * obj)
       ("Device '%s' describes its frames in a way that cannot be used "
           "(bytes per line or image size are wrong).", obj->device->path),
       ("bytesperline %u sizeimage %u", pix->bytesperline, pix->sizeimage));
-}
-
-void
-fgrab_element_post_full (GstElement * element, GstMessageType type,
-    GError * error, const gchar * file, const gchar * function, gint line)
-{
-  const gchar *newline = strchr (error->message, '\n');
-  gchar *text, *debug = NULL;
-  GQuark domain = GST_RESOURCE_ERROR;
-  gint code;
-  gboolean is_output = GST_IS_BASE_SINK (element);
-
-  if (newline) {
-    text = g_strndup (error->message, newline - error->message);
-    if (newline[1] != '\0')
-      debug = g_strdup (newline + 1);
-  } else {
-    text = g_strdup (error->message);
-  }
-
-  switch (error->code) {
-    case FGRAB_DEVICE_ERROR_NOT_FOUND:
-    case FGRAB_DEVICE_ERROR_NOT_DEVICE:
-      code = GST_RESOURCE_ERROR_NOT_FOUND;
-      break;
-    case FGRAB_DEVICE_ERROR_PERMISSION:
-    case FGRAB_DEVICE_ERROR_OPEN:
-      code = is_output ? GST_RESOURCE_ERROR_OPEN_WRITE :
-          GST_RESOURCE_ERROR_OPEN_READ;
-      break;
-    case FGRAB_DEVICE_ERROR_BUSY:
-      code = GST_RESOURCE_ERROR_BUSY;
-      break;
-    case FGRAB_DEVICE_ERROR_FORMAT:
-      domain = GST_CORE_ERROR;
-      code = GST_CORE_ERROR_NEGOTIATION;
-      break;
-    case FGRAB_DEVICE_ERROR_NOT_V4L2:
-    case FGRAB_DEVICE_ERROR_WRONG_DIRECTION:
-    case FGRAB_DEVICE_ERROR_NO_READWRITE:
-    case FGRAB_DEVICE_ERROR_SETTINGS:
-    case FGRAB_DEVICE_ERROR_CONTROL:
-      code = GST_RESOURCE_ERROR_SETTINGS;
-      break;
-    case FGRAB_DEVICE_ERROR_DISCONNECTED:
-    case FGRAB_DEVICE_ERROR_IO:
-    default:
-      code = is_output ? GST_RESOURCE_ERROR_WRITE : GST_RESOURCE_ERROR_READ;
-      break;
-  }
-
-  gst_element_message_full (element, type, domain, code, text, debug, file,
-      function, line);
 }
 
 /* get_caps, unlock and unlock_stop, which both elements implement alike:

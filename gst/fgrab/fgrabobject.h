@@ -25,105 +25,21 @@
 #include <gst/base/gstbasesrc.h>
 #include <gst/video/video.h>
 
-#include "fgrabdevice.h"
+#include "fgrabobjectcore.h"
 
 /* The element layer: what fgrabsrc and fgrabsink share, as v4l2src and
- * v4l2sink share GstV4l2Object.  Each element embeds an FgrabObject: the
- * properties both have (device, device-name, read/write buffers, capture/
- * output mode, extended mode, input/output, norm), the device, and its
- * open / select / reopen / close, S_PARM and the plane copy.
- *
- * Locking: the settings and the device slot are under the element's
- * object lock.  The device is set at NULL->READY and cleared at
- * READY->NULL; a thread other than the one changing state (caps queries,
- * property getters, unlock) takes a reference under the object lock
- * before it touches the device.  The device has a lock of its own for its
- * state (see FgrabDevice).  Lock order: object lock, then device lock. */
+ * v4l2sink share GstV4l2Object.  Each element embeds an FgrabObject
+ * (fgrabobjectcore.h, with its lock rules); here its properties' dispatch
+ * (the ones both have: device, device-name, read/write buffers, capture/
+ * output mode, extended mode, input/output, norm; the rooms' through
+ * them), the device's open / select / reopen / close, S_PARM and the
+ * plane copy. */
 
 G_BEGIN_DECLS
-/* The property ids of fgrab_object_install_properties; an element numbers
- * its own from FGRAB_PROP_LAST on. */
-enum
-{
-  FGRAB_PROP_0,
-  FGRAB_PROP_DEVICE,
-  FGRAB_PROP_DEVICE_NAME,
-  FGRAB_PROP_BUFFERS,
-  FGRAB_PROP_MODE,
-  FGRAB_PROP_EXTENDEDMODE,
-  FGRAB_PROP_ROUTE,
-  FGRAB_PROP_NORM,
-  /* fgrabcontrolprops.c's from here on; the colour balance ones only
-   * on a capture element */
-  FGRAB_PROP_EXTRA_CONTROLS,
-  FGRAB_PROP_BRIGHTNESS,
-  FGRAB_PROP_CONTRAST,
-  FGRAB_PROP_SATURATION,
-  FGRAB_PROP_HUE,
-  /* fgrabtuning.c's, only on a capture element */
-  FGRAB_PROP_FREQUENCY,
-  FGRAB_PROP_AUDIO_MODE,
-  FGRAB_PROP_SIGNAL,
-  FGRAB_PROP_LAST
-};
-
-typedef struct
-{
-  GstElement *element;
-  gboolean output;
-
-  /* Settings, under the object lock. */
-  gchar *device_path;
-  guint buffers;
-  guint mode;
-  guint extendedmode;
-  gint route;
-  gint norm;
-  /* route or norm changed while open: applied at the next start */
-  gboolean selection_pending;
-  /* The driver's route and standard, read back while open (-1 and 0 when
-   * it does not say). */
-  gint actual_route;
-  gint actual_norm;
-  /* What the driver kept of the S_PARM settings, valid once configured. */
-  gboolean configured;
-  FgrabStreamParams actual;
-  /* S_PARM was refused since the open, and the user told */
-  gboolean params_warned;
-  /* extra-controls as set, NULL for none, and the colour balance
-   * properties (FGRAB_PROP_BRIGHTNESS on) set, bit i for balance[i]
-   * (fgrabcontrolprops.c) */
-  GstStructure *extra_controls;
-  /* an output node's controls were set after its format: the ones set
-   * from now on go to the node at once (until unconfigured) */
-  gboolean output_controls_due;
-  gint balance[4];
-  guint balance_set;
-  /* GstColorBalanceChannel of the open node, built when first asked
-   * (fgrabcolorbalance.c) */
-  GList *balance_channels;
-  /* frequency in Hz (0: keep the driver's) and audio-mode (a
-   * GstFgrabAudioMode, -1: keep), fgrabtuning.c */
-  guint64 frequency;
-  gint audio_mode;
-
-  /* The device, NULL in NULL: set and cleared under the object lock. */
-  FgrabDevice *device;
-  /* Stream state (state changes and the streaming thread): read() or
-   * write() I/O ran since the node was opened, so a new format needs it
-   * reopened; the caps and format configured, NULL until then and after
-   * fgrab_object_unconfigure. */
-  gboolean io_started;
-  GstCaps *configured_caps;
-  const FgrabFormat *format;
-} FgrabObject;
 
 void fgrab_object_init (FgrabObject * obj, GstElement * element,
     gboolean output, const gchar * default_device);
 void fgrab_object_finalize (FgrabObject * obj);
-/* The FgrabObject of an fgrab element (for the interfaces both
- * implement). */
-FgrabObject *fgrab_object_get (GstElement * element);
 
 /* class_init of both elements: the properties both have, named for the
  * direction (readbuffers or writebuffers, capturemode or outputmode,
@@ -161,8 +77,6 @@ gboolean fgrab_object_start (FgrabObject * obj);
  * configured_caps and format are cleared). */
 void fgrab_object_unconfigure (FgrabObject * obj);
 
-/* The device with a reference of the caller's, or NULL. */
-FgrabDevice *fgrab_object_ref_device (FgrabObject * obj);
 
 /* S_PARM with the settings and the rate @fps_n/@fps_d (0/1: the nominal
  * rate); on return @params holds what the driver kept, which the
@@ -190,20 +104,6 @@ void fgrab_object_post_layout_error (FgrabObject * obj);
 gboolean fgrab_repack_frame (GstBuffer * buf, const GstVideoInfo * info,
     guint8 * data, const FgrabFrameLayout * layout, gboolean to_device);
 
-/* Posts @error, a FGRAB_DEVICE_ERROR, as the GST_ELEMENT_ERROR of the
- * matching domain and code: its first line for the user, the rest as
- * debug text, with the caller's file and line (as GST_ELEMENT_ERROR
- * has). */
-#define FGRAB_ELEMENT_POST_ERROR(element, error) \
-    fgrab_element_post_full (GST_ELEMENT_CAST (element), GST_MESSAGE_ERROR, \
-        (error), __FILE__, GST_FUNCTION, __LINE__)
-/* The same as a GST_ELEMENT_WARNING: for what was not done, while the
- * rest goes on (a control the driver refused). */
-#define FGRAB_ELEMENT_POST_WARNING(element, error) \
-    fgrab_element_post_full (GST_ELEMENT_CAST (element), \
-        GST_MESSAGE_WARNING, (error), __FILE__, GST_FUNCTION, __LINE__)
-void fgrab_element_post_full (GstElement * element, GstMessageType type,
-    GError * error, const gchar * file, const gchar * function, gint line);
 
 /* class_init of each element: the vfuncs that are the element layer's
  * alone, found through fgrab_object_get: get_caps (fgrab_object_get_caps),

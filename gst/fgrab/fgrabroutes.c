@@ -34,55 +34,19 @@
 /* More inputs or outputs than any driver has. */
 #define MAX_ENUM_ROUTES 256
 
-/* The standards by the names V4L2 gives them, as v4l2src's norm property
- * has them, so users find the names they know.  Groups come before their
- * members: a mask is described by its largest groups first. */
-static const GEnumValue norm_values[] = {
-  {0, "none", "none"},
-  {V4L2_STD_NTSC, "NTSC", "NTSC"},
-  {V4L2_STD_NTSC_M, "NTSC-M", "NTSC-M"},
-  {V4L2_STD_NTSC_M_JP, "NTSC-M-JP", "NTSC-M-JP"},
-  {V4L2_STD_NTSC_M_KR, "NTSC-M-KR", "NTSC-M-KR"},
-  {V4L2_STD_NTSC_443, "NTSC-443", "NTSC-443"},
-  {V4L2_STD_PAL, "PAL", "PAL"},
-  {V4L2_STD_PAL_BG, "PAL-BG", "PAL-BG"},
-  {V4L2_STD_PAL_B, "PAL-B", "PAL-B"},
-  {V4L2_STD_PAL_B1, "PAL-B1", "PAL-B1"},
-  {V4L2_STD_PAL_G, "PAL-G", "PAL-G"},
-  {V4L2_STD_PAL_H, "PAL-H", "PAL-H"},
-  {V4L2_STD_PAL_I, "PAL-I", "PAL-I"},
-  {V4L2_STD_PAL_DK, "PAL-DK", "PAL-DK"},
-  {V4L2_STD_PAL_D, "PAL-D", "PAL-D"},
-  {V4L2_STD_PAL_D1, "PAL-D1", "PAL-D1"},
-  {V4L2_STD_PAL_K, "PAL-K", "PAL-K"},
-  {V4L2_STD_PAL_M, "PAL-M", "PAL-M"},
-  {V4L2_STD_PAL_N, "PAL-N", "PAL-N"},
-  {V4L2_STD_PAL_Nc, "PAL-Nc", "PAL-Nc"},
-  {V4L2_STD_PAL_60, "PAL-60", "PAL-60"},
-  {V4L2_STD_SECAM, "SECAM", "SECAM"},
-  {V4L2_STD_SECAM_B, "SECAM-B", "SECAM-B"},
-  {V4L2_STD_SECAM_G, "SECAM-G", "SECAM-G"},
-  {V4L2_STD_SECAM_H, "SECAM-H", "SECAM-H"},
-  {V4L2_STD_SECAM_DK, "SECAM-DK", "SECAM-DK"},
-  {V4L2_STD_SECAM_D, "SECAM-D", "SECAM-D"},
-  {V4L2_STD_SECAM_K, "SECAM-K", "SECAM-K"},
-  {V4L2_STD_SECAM_K1, "SECAM-K1", "SECAM-K1"},
-  {V4L2_STD_SECAM_L, "SECAM-L", "SECAM-L"},
-  {V4L2_STD_SECAM_LC, "SECAM-Lc", "SECAM-Lc"},
-  {0, NULL, NULL},
-};
-
-GType
-gst_fgrab_norm_get_type (void)
+/* The norm enum (fgrabenums.c): the standards by the names V4L2 gives
+ * them, groups before their members, "none" first.  A static type's
+ * class lives as long as the process once made. */
+static GEnumClass *
+norm_class (void)
 {
-  static GType type = 0;
+  static GEnumClass *klass = NULL;
 
-  if (g_once_init_enter (&type)) {
-    GType tmp = g_enum_register_static ("GstFgrabNorm", norm_values);
-    g_once_init_leave (&type, tmp);
-  }
-  return type;
+  if (g_once_init_enter (&klass))
+    g_once_init_leave (&klass, g_type_class_ref (GST_TYPE_FGRAB_NORM));
+  return klass;
 }
+
 
 /* "PAL" for a mask that is exactly one of the names, else the names of
  * the groups it is made of ("NTSC, PAL, SECAM"); bits with no name
@@ -91,16 +55,17 @@ static gchar *
 describe_standards (v4l2_std_id std)
 {
   GString *s = g_string_new (NULL);
+  GEnumClass *norms = norm_class ();
   v4l2_std_id left = std;
   guint i;
 
-  for (i = 1; norm_values[i].value_nick != NULL && left != 0; i++) {
-    v4l2_std_id id = (guint32) norm_values[i].value;
+  for (i = 1; i < norms->n_values && left != 0; i++) {
+    v4l2_std_id id = (guint32) norms->values[i].value;
 
     if ((left & id) == id) {
       if (s->len)
         g_string_append (s, ", ");
-      g_string_append (s, norm_values[i].value_nick);
+      g_string_append (s, norms->values[i].value_nick);
       left &= ~id;
     }
   }
@@ -268,6 +233,7 @@ static gint
 get_norm (FgrabDevice * device)
 {
   v4l2_std_id std = 0;
+  GEnumClass *norms = norm_class ();
   gint best = 0, best_bits = G_MAXINT;
   guint i;
 
@@ -280,8 +246,8 @@ get_norm (FgrabDevice * device)
   if (std == 0)
     return 0;
 
-  for (i = 1; norm_values[i].value_nick != NULL; i++) {
-    v4l2_std_id id = (guint32) norm_values[i].value;
+  for (i = 1; i < norms->n_values; i++) {
+    v4l2_std_id id = (guint32) norms->values[i].value;
     gint bits = 0;
     v4l2_std_id b;
 
@@ -289,7 +255,7 @@ get_norm (FgrabDevice * device)
       bits++;
 
     if ((id & std) == std && bits < best_bits) {
-      best = norm_values[i].value;
+      best = norms->values[i].value;
       best_bits = bits;
     }
   }

@@ -27,7 +27,7 @@
 #include "fgrabhm12.h"
 
 /* logged as the element's own */
-GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 /* Chunk read at a time from a byte-stream device when the driver does not

@@ -28,7 +28,7 @@
 #include "fgrabobject.h"
 #include "fgrabsrcrecovery.h"
 
-GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 /* Empty reads in a row taken as the end of the stream. */

@@ -28,7 +28,7 @@
 #include "fgrabencoder.h"
 #include "fgrabsrcstream.h"
 
-GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 /* How long a drain may take before the EOS goes out anyway: a GOP lasts

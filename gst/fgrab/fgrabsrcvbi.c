@@ -25,7 +25,7 @@
 
 #include "fgrabsrcvbi.h"
 
-GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_src_debug);
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 void

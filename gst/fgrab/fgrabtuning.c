@@ -64,29 +64,6 @@
  * channel; an application can scan frequencies and read it.
  */
 
-static const GEnumValue audio_mode_values[] = {
-  {GST_FGRAB_AUDIO_MODE_KEEP, "Keep the driver's audio mode", "keep"},
-  {GST_FGRAB_AUDIO_MODE_MONO, "Mono", "mono"},
-  {GST_FGRAB_AUDIO_MODE_STEREO, "Stereo", "stereo"},
-  {GST_FGRAB_AUDIO_MODE_LANG2, "Second language (SAP on NTSC-M)", "lang2"},
-  {GST_FGRAB_AUDIO_MODE_LANG1, "Main language", "lang1"},
-  {GST_FGRAB_AUDIO_MODE_LANG1_LANG2,
-      "Main language left, second language right", "lang1-lang2"},
-  {0, NULL, NULL},
-};
-
-GType
-gst_fgrab_audio_mode_get_type (void)
-{
-  static GType type = 0;
-
-  if (g_once_init_enter (&type)) {
-    GType tmp = g_enum_register_static ("GstFgrabAudioMode",
-        audio_mode_values);
-    g_once_init_leave (&type, tmp);
-  }
-  return type;
-}
 
 void
 fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output)

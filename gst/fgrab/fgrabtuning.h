@@ -20,7 +20,7 @@
 #ifndef __FGRAB_TUNING_H__
 #define __FGRAB_TUNING_H__
 
-#include "fgrabobject.h"
+#include "fgrabobjectcore.h"
 
 /* The tuning properties of fgrabsrc (FGRAB_PROP_FREQUENCY on): frequency,
  * audio-mode and the read-only signal, for the tuner of the input.  The
@@ -28,19 +28,6 @@
  * lock. */
 
 G_BEGIN_DECLS
-/* The audio-mode property's values: V4L2_TUNER_MODE_*, and "keep". */
-typedef enum
-{
-  GST_FGRAB_AUDIO_MODE_KEEP = -1,
-  GST_FGRAB_AUDIO_MODE_MONO = V4L2_TUNER_MODE_MONO,
-  GST_FGRAB_AUDIO_MODE_STEREO = V4L2_TUNER_MODE_STEREO,
-  GST_FGRAB_AUDIO_MODE_LANG2 = V4L2_TUNER_MODE_LANG2,
-  GST_FGRAB_AUDIO_MODE_LANG1 = V4L2_TUNER_MODE_LANG1,
-  GST_FGRAB_AUDIO_MODE_LANG1_LANG2 = V4L2_TUNER_MODE_LANG1_LANG2,
-} GstFgrabAudioMode;
-
-#define GST_TYPE_FGRAB_AUDIO_MODE (gst_fgrab_audio_mode_get_type ())
-GType gst_fgrab_audio_mode_get_type (void);
 
 /* class_init: the properties on a capture element only. */
 void fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output);

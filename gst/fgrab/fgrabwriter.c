@@ -26,7 +26,7 @@
 #include "fgrabwriter.h"
 
 /* logged as the element's own (the kernel tier reads fgrabsink's log) */
-GST_DEBUG_CATEGORY_EXTERN (gst_fgrab_sink_debug);
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_sink_debug
 
 void

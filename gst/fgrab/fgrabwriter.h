@@ -24,7 +24,6 @@
 #include <gst/video/video.h>
 
 #include "fgrabobject.h"
-#include "gstfgrabsink.h"
 
 /* fgrabsink's write path: a frame to the driver whole, in its layout, in
  * one write() of the size its kind of node takes (see the element's

@@ -73,7 +73,7 @@
 #include "fgrabwriter.h"
 #include "gstfgrabsink.h"
 
-GST_DEBUG_CATEGORY (gst_fgrab_sink_debug);
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_sink_debug
 
 #define DEFAULT_DEVICE "/dev/video1"
@@ -118,26 +118,6 @@ G_DEFINE_TYPE_WITH_CODE (GstFgrabSink, gst_fgrab_sink, GST_TYPE_VIDEO_SINK,
 GST_ELEMENT_REGISTER_DEFINE (fgrabsink, "fgrabsink", GST_RANK_NONE,
     GST_TYPE_FGRAB_SINK);
 
-GType
-gst_fgrab_write_size_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_FGRAB_WRITE_SIZE_AUTO, "Payload on v4l2loopback, sizeimage on "
-          "every other driver", "auto"},
-    {GST_FGRAB_WRITE_SIZE_PAYLOAD, "One write() a frame of its picture data "
-          "alone (v4l2loopback)", "payload"},
-    {GST_FGRAB_WRITE_SIZE_SIZEIMAGE, "The picture data and zeros up to the "
-          "driver's sizeimage (vb2)", "sizeimage"},
-    {0, NULL, NULL},
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType tmp = g_enum_register_static ("GstFgrabWriteSize", values);
-    g_once_init_leave (&type, tmp);
-  }
-  return type;
-}
 
 
 static void

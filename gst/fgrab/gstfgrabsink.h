@@ -29,43 +29,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstFgrabSink, gst_fgrab_sink, GST, FGRAB_SINK,
     GstVideoSink);
 
-/**
- * GstFgrabOutputMode:
- * @GST_FGRAB_OUTPUT_MODE_HIGH_QUALITY: V4L2_MODE_HIGHQUALITY, the driver's
- *     high quality output mode
- *
- * Flags for #GstFgrabSink:outputmode, the outputmode field of V4L2's
- * struct v4l2_outputparm.
- */
-typedef enum
-{
-  GST_FGRAB_OUTPUT_MODE_HIGH_QUALITY = (1 << 0),
-} GstFgrabOutputMode;
 
-#define GST_TYPE_FGRAB_OUTPUT_MODE (gst_fgrab_output_mode_get_type ())
-GType gst_fgrab_output_mode_get_type (void);
-
-/**
- * GstFgrabWriteSize:
- * @GST_FGRAB_WRITE_SIZE_AUTO: payload on v4l2loopback, sizeimage on every
- *     other driver
- * @GST_FGRAB_WRITE_SIZE_PAYLOAD: one write() a frame, of its picture data
- *     alone (v4l2loopback: one write is one frame)
- * @GST_FGRAB_WRITE_SIZE_SIZEIMAGE: the picture data, then zeros up to the
- *     driver's sizeimage (vb2: a buffer is queued once sizeimage bytes are
- *     in)
- *
- * How many bytes #GstFgrabSink writes a frame (#GstFgrabSink:write-size).
- */
-typedef enum
-{
-  GST_FGRAB_WRITE_SIZE_AUTO,
-  GST_FGRAB_WRITE_SIZE_PAYLOAD,
-  GST_FGRAB_WRITE_SIZE_SIZEIMAGE,
-} GstFgrabWriteSize;
-
-#define GST_TYPE_FGRAB_WRITE_SIZE (gst_fgrab_write_size_get_type ())
-GType gst_fgrab_write_size_get_type (void);
 
 GST_ELEMENT_REGISTER_DECLARE (fgrabsink);
 

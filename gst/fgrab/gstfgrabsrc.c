@@ -78,7 +78,7 @@
 #include "fgrabsrcvbi.h"
 #include "gstfgrabsrc.h"
 
-GST_DEBUG_CATEGORY (gst_fgrab_src_debug);
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 #define DEFAULT_DEVICE "/dev/video0"

@@ -27,21 +27,6 @@ G_BEGIN_DECLS
 #define GST_TYPE_FGRAB_SRC (gst_fgrab_src_get_type ())
 G_DECLARE_FINAL_TYPE (GstFgrabSrc, gst_fgrab_src, GST, FGRAB_SRC, GstPushSrc)
 
-/**
- * GstFgrabCaptureMode:
- * @GST_FGRAB_CAPTURE_MODE_HIGH_QUALITY: V4L2_MODE_HIGHQUALITY, the driver's
- *     high quality mode for still captures
- *
- * Flags for #GstFgrabSrc:capturemode, the capturemode field of V4L2's
- * struct v4l2_captureparm.
- */
-typedef enum
-{
-  GST_FGRAB_CAPTURE_MODE_HIGH_QUALITY = (1 << 0),
-} GstFgrabCaptureMode;
-
-#define GST_TYPE_FGRAB_CAPTURE_MODE (gst_fgrab_capture_mode_get_type ())
-GType gst_fgrab_capture_mode_get_type (void);
 
 GST_ELEMENT_REGISTER_DECLARE (fgrabsrc);
 

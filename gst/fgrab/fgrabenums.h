@@ -1,0 +1,108 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifndef __FGRAB_ENUMS_H__
+#define __FGRAB_ENUMS_H__
+
+#include <gst/gst.h>
+#include <linux/videodev2.h>
+
+/* The enums and flags of the elements' properties, registered as GTypes
+ * (marked as plugin API by the elements).  One file at the bottom, below
+ * the device layer, so that every floor may name them: the device layer
+ * takes a norm, the writer a write size. */
+
+G_BEGIN_DECLS
+
+/**
+ * GstFgrabCaptureMode:
+ * @GST_FGRAB_CAPTURE_MODE_HIGH_QUALITY: V4L2_MODE_HIGHQUALITY, the driver's
+ *     high quality mode for still captures
+ *
+ * Flags for #GstFgrabSrc:capturemode, the capturemode field of V4L2's
+ * struct v4l2_captureparm.
+ */
+typedef enum
+{
+  GST_FGRAB_CAPTURE_MODE_HIGH_QUALITY = (1 << 0),
+} GstFgrabCaptureMode;
+
+#define GST_TYPE_FGRAB_CAPTURE_MODE (gst_fgrab_capture_mode_get_type ())
+GType gst_fgrab_capture_mode_get_type (void);
+
+/**
+ * GstFgrabOutputMode:
+ * @GST_FGRAB_OUTPUT_MODE_HIGH_QUALITY: V4L2_MODE_HIGHQUALITY, the driver's
+ *     high quality output mode
+ *
+ * Flags for #GstFgrabSink:outputmode, the outputmode field of V4L2's
+ * struct v4l2_outputparm.
+ */
+typedef enum
+{
+  GST_FGRAB_OUTPUT_MODE_HIGH_QUALITY = (1 << 0),
+} GstFgrabOutputMode;
+
+#define GST_TYPE_FGRAB_OUTPUT_MODE (gst_fgrab_output_mode_get_type ())
+GType gst_fgrab_output_mode_get_type (void);
+
+/**
+ * GstFgrabWriteSize:
+ * @GST_FGRAB_WRITE_SIZE_AUTO: payload on v4l2loopback, sizeimage on every
+ *     other driver
+ * @GST_FGRAB_WRITE_SIZE_PAYLOAD: one write() a frame, of its picture data
+ *     alone (v4l2loopback: one write is one frame)
+ * @GST_FGRAB_WRITE_SIZE_SIZEIMAGE: the picture data, then zeros up to the
+ *     driver's sizeimage (vb2: a buffer is queued once sizeimage bytes are
+ *     in)
+ *
+ * How many bytes #GstFgrabSink writes a frame (#GstFgrabSink:write-size).
+ */
+typedef enum
+{
+  GST_FGRAB_WRITE_SIZE_AUTO,
+  GST_FGRAB_WRITE_SIZE_PAYLOAD,
+  GST_FGRAB_WRITE_SIZE_SIZEIMAGE,
+} GstFgrabWriteSize;
+
+#define GST_TYPE_FGRAB_WRITE_SIZE (gst_fgrab_write_size_get_type ())
+GType gst_fgrab_write_size_get_type (void);
+
+/* The audio-mode property's values: V4L2_TUNER_MODE_*, and "keep". */
+typedef enum
+{
+  GST_FGRAB_AUDIO_MODE_KEEP = -1,
+  GST_FGRAB_AUDIO_MODE_MONO = V4L2_TUNER_MODE_MONO,
+  GST_FGRAB_AUDIO_MODE_STEREO = V4L2_TUNER_MODE_STEREO,
+  GST_FGRAB_AUDIO_MODE_LANG2 = V4L2_TUNER_MODE_LANG2,
+  GST_FGRAB_AUDIO_MODE_LANG1 = V4L2_TUNER_MODE_LANG1,
+  GST_FGRAB_AUDIO_MODE_LANG1_LANG2 = V4L2_TUNER_MODE_LANG1_LANG2,
+} GstFgrabAudioMode;
+
+#define GST_TYPE_FGRAB_AUDIO_MODE (gst_fgrab_audio_mode_get_type ())
+GType gst_fgrab_audio_mode_get_type (void);
+
+/* Analog video standards (VIDIOC_S_STD) as an enum of the elements' norm
+ * property: the values are the V4L2_STD_* ids, named as v4l2src names
+ * them; 0 ("none") leaves the driver's standard. */
+#define GST_TYPE_FGRAB_NORM (gst_fgrab_norm_get_type ())
+GType gst_fgrab_norm_get_type (void);
+
+G_END_DECLS
+#endif /* __FGRAB_ENUMS_H__ */
