@@ -83,7 +83,19 @@ finish_bg () {
   return "$st"
 }
 
-run_tests "$build/test-output.txt" -C "$build" --num-processes 2
+# run_selftest BUILD [SETUP]: the test setup's own test (tests/check/
+# selftest.sh: failures on purpose must end their suite at once, named
+# with their messages), its meson-style summary counted with the others.
+run_selftest () {
+  local log=$1/test-output-selftest${2:+-$2}.txt
+  outputs+=("$log")
+  tests/check/selftest.sh "$@" 2>&1 | tee "$log" || status=1
+}
+
+# the selftest suite fails on purpose: run_selftest checks it
+run_tests "$build/test-output.txt" -C "$build" --num-processes 2 \
+  --no-suite selftest
+run_selftest "$build"
 
 # The Debian 13 root (tests/dist/root.sh, debootstrap and apt, about 4
 # minutes the first time, cached after that) is made in the background
@@ -122,6 +134,7 @@ mapfile -t unit_tests < <(suite_tests "$build" memcheck)
 need_tests "${unit_tests[@]}"
 run_tests "$build/test-output-valgrind.txt" -C "$build" --setup valgrind \
   --num-processes 2 "${unit_tests[@]}"
+run_selftest "$build" valgrind
 
 # ASan+UBSan and the fuzzer: a clang build of its own, without the kernel
 # tier.  clang links the sanitizer runtimes into each test program, so the
@@ -142,6 +155,7 @@ if CC=clang "${sanitize_setup[@]}" && ninja -C "$sanitize_build"; then
   need_tests "${unit_tests[@]}"
   run_tests "$sanitize_build/test-output-sanitize.txt" -C "$sanitize_build" \
     --setup sanitize --num-processes 2 "${unit_tests[@]}"
+  run_selftest "$sanitize_build" sanitize
   # replay of seeds and regressions, then a bounded fuzzing run: on one
   # core, while the package test and Debian 13's unit tier use the other
   outputs+=("$sanitize_build/test-output-fuzz.txt")
@@ -178,7 +192,7 @@ fi
 if [ -f "$dist_logs/test-output-$dist_suite-unit.txt" ]; then
   tests/dist/run.sh --log-dir "$dist_logs" --only kernel "$dist_suite" || status=1
 fi
-for tier in unit kernel; do
+for tier in unit selftest kernel; do
   log=$dist_logs/test-output-$dist_suite-$tier.txt
   if [ -f "$log" ] && grep -q '^Ok:' "$log"; then
     outputs+=("$log")

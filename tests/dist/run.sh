@@ -114,9 +114,12 @@ meson_test() {
 unit_tier() {
 	local names
 	mapfile -t names < <(in_root "$root" meson test -C /fgrab/build --list --no-suite kernel \
-		--no-suite style 2>/dev/null | sed -n 's|^fgrab:[^ ]* / ||p')
+		--no-suite style --no-suite selftest 2>/dev/null | sed -n 's|^fgrab:[^ ]* / ||p')
 	[ "${#names[@]}" -gt 0 ] || { log "FAIL: no unit test in the $suite build"; status=1; return; }
 	meson_test "$log_dir/test-output-$suite-unit.txt" --num-processes 2 "${names[@]}"
+	# the test setup's own test (failures on purpose, checked by the script)
+	in_root "$root" /fgrab/src/tests/check/selftest.sh /fgrab/build 2>&1 |
+		tee "$log_dir/test-output-$suite-selftest.txt" || status=1
 }
 kernel_tier() {
 	local g names=()

@@ -17,17 +17,21 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* FGRAB_CHECK_MAIN: GST_CHECK_MAIN, and before the process exits every
- * thread the tests left has ended.
+/* The fixtures the gst-check programs share (fgrabfixtures.c), and how
+ * they run (fgrabcheckrun.c): FGRAB_CHECK_MAIN, test cases whose
+ * fixtures release what a failed test left running, and the per-test
+ * start lines, results and hang guard of a run that does not fork.
  *
- * The memcheck and sanitizer runs do not fork (CK_FORK=no): every test
- * runs in this process and LeakSanitizer stops all its threads at exit.
- * A task pool thread that is still ending then (the last test's streaming
- * thread going back to its pool, an idle pool thread timing out) can
- * crash LeakSanitizer's tracer ("Tracer caught signal 11 ... LeakSanitizer
- * has encountered a fatal error"), which fails a run whose checks all
- * passed.  So the suite's result is returned only once this process is
- * down to its main thread (or after a generous hang guard). */
+ * At exit FGRAB_CHECK_MAIN waits until every thread the tests left has
+ * ended.  The memcheck and sanitizer runs do not fork (CK_FORK=no):
+ * every test runs in this process and LeakSanitizer stops all its
+ * threads at exit.  A task pool thread that is still ending then (the
+ * last test's streaming thread going back to its pool, an idle pool
+ * thread timing out) can crash LeakSanitizer's tracer ("Tracer caught
+ * signal 11 ... LeakSanitizer has encountered a fatal error"), which
+ * fails a run whose checks all passed.  So the suite's result is
+ * returned only once this process is down to its main thread (or after
+ * a generous hang guard). */
 
 #ifndef __FGRAB_CHECK_H__
 #define __FGRAB_CHECK_H__
@@ -140,26 +144,42 @@ fgrab_check_assert_text_has (const gchar * text, const gchar * phrase, ...)
   return n;
 }
 
-static inline int
-fgrab_check_run_suite (Suite * suite, const gchar * name, const gchar * file)
-{
-  int ret = gst_check_run_suite (suite, name, file);
-  gint64 end = g_get_monotonic_time () + FGRAB_CHECK_QUIESCE_TIMEOUT;
-  guint n;
+/* ---- how the tests run (fgrabcheckrun.c) ---- */
 
-  /* joins the streaming threads' task pool threads (gst_deinit, which
-   * libgstcheck calls at exit, does the same, but too late for this) */
-  gst_task_cleanup_all ();
-  /* what GThreadPool still keeps idle, for the next pool */
-  g_thread_pool_set_max_unused_threads (0);
-  g_thread_pool_stop_unused_threads ();
-  while ((n = fgrab_check_count_threads ()) > 1 &&
-      g_get_monotonic_time () < end)
-    g_usleep (G_USEC_PER_SEC / 100);
-  if (n > 1)
-    g_printerr ("%s: %u threads still running at exit\n", name, n - 1);
-  return ret;
-}
+/* What a test makes that runs threads, owned by its test case's fixture
+ * until the test frees it: a failed test leaves its function at the
+ * failed assertion, and the fixture's teardown then stops and frees
+ * what it left, so that no streaming thread outlives it. */
+GstHarness *fgrab_check_harness_new_parse (const gchar * desc);
+void fgrab_check_harness_teardown (GstHarness * h);
+/* @element (may be NULL), owned until it is finalized; returned */
+GstElement *fgrab_check_own_element (GstElement * element);
+GstElement *fgrab_check_element_new (const gchar * factory);
+GstElement *fgrab_check_pipeline_new (const gchar * desc, GError ** error);
+
+/* A test case whose checked fixture is @setup/@teardown (either may be
+ * NULL), and which releases what each test owned before @teardown. */
+TCase *fgrab_check_tcase_new (const gchar * name, SFun setup, SFun teardown);
+
+/* Called by GST_START_TEST below: prints the test's name as it starts,
+ * and arms the hang guard of a run that does not fork. */
+void fgrab_check_test_started (const gchar * test);
+
+/* gst_check_run_suite, with check's per-test log on stdout as each test
+ * ends; returns once the tests' threads have ended. */
+int fgrab_check_run_suite (Suite * suite, const gchar * name,
+    const gchar * file);
+
+/* gstcheck.h's GST_START_TEST, which names the test to
+ * fgrab_check_test_started first (check 0.15's tcase_name() is not in
+ * GStreamer's copy of check before 1.24). */
+#undef GST_START_TEST
+#define GST_START_TEST(__testname)                                      \
+static void __testname (int G_GNUC_UNUSED __i__)                        \
+{                                                                       \
+  fgrab_check_test_started (G_STRINGIFY (__testname));                  \
+  GST_DEBUG ("test start");                                             \
+  tcase_fn_start (G_STRINGIFY (__testname), __FILE__, __LINE__);
 
 #define FGRAB_CHECK_MAIN(name)                                          \
 int                                                                     \

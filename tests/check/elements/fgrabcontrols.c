@@ -56,7 +56,7 @@ control_value (FakeV4l2Device * dev, guint32 id)
 static GstHarness *
 start_harness (const gchar * desc, GstBus ** bus)
 {
-  GstHarness *h = gst_harness_new_parse (desc);
+  GstHarness *h = fgrab_check_harness_new_parse (desc);
 
   *bus = fgrab_check_harness_bus (h);
   gst_harness_play (h);
@@ -67,7 +67,7 @@ static void
 stop_harness (GstHarness * h, GstBus * bus)
 {
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 static GstElement *
@@ -352,7 +352,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_setting_kept_while_closed)
 {
-  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  GstElement *src = fgrab_check_element_new ("fgrabsrc");
   GstStructure *s = gst_structure_from_string ("c, brightness=5", NULL);
   GstStructure *got;
 
@@ -449,7 +449,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_colour_balance_without_controls)
 {
-  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  GstElement *src = fgrab_check_element_new ("fgrabsrc");
   GstBus *bus = gst_bus_new ();
   gchar *text;
 
@@ -478,10 +478,9 @@ static Suite *
 fgrabcontrols_suite (void)
 {
   Suite *s = suite_create ("fgrabcontrols");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_every_type_set_at_open_and_read_back);
   tcase_add_test (tc, test_read_back_follows_the_driver);
   tcase_add_test (tc, test_names_fold_as_v4l2_ctl_prints_them);

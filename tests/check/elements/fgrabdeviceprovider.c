@@ -387,7 +387,7 @@ GST_START_TEST (test_create_element_gives_configured_element)
   gst_object_unref (element);
 
   /* reconfigure points an element of the right kind at the node */
-  element = gst_element_factory_make ("fgrabsrc", NULL);
+  element = fgrab_check_element_new ("fgrabsrc");
   fail_unless (gst_device_reconfigure_element (src_dev, element));
   check_element (element, "fgrabsrc", "video0");
   fail_if (gst_device_reconfigure_element (sink_dev, element));
@@ -560,10 +560,9 @@ static Suite *
 fgrabdeviceprovider_suite (void)
 {
   Suite *s = suite_create ("fgrabdeviceprovider");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", setup, teardown);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_lists_capture_and_output_nodes);
   tcase_add_test (tc, test_properties_name_the_controls);
   tcase_add_test (tc, test_nodes_without_readwrite_are_not_listed);

@@ -56,14 +56,14 @@ static GstCaps *
 streamed_caps (const gchar * props)
 {
   gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " %s", props);
-  GstHarness *h = gst_harness_new_parse (desc);
+  GstHarness *h = fgrab_check_harness_new_parse (desc);
   GstCaps *caps;
 
   gst_harness_play (h);
   gst_buffer_unref (gst_harness_pull (h));
   caps = gst_pad_get_current_caps (h->sinkpad);
   fail_unless (caps != NULL);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
   g_free (desc);
   return caps;
 }
@@ -103,7 +103,7 @@ GST_END_TEST;
 /* The caps read in READY follow a stream type set there. */
 GST_START_TEST (test_caps_follow_a_stream_type_change)
 {
-  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  GstElement *src = fgrab_check_element_new ("fgrabsrc");
   GstStructure *ts = gst_structure_from_string ("c, stream_type=1", NULL);
   GstPad *pad;
 
@@ -163,7 +163,7 @@ encoder_harness (FakeV4l2Device ** dev, gboolean ts, guint64 start_offset)
   if (ts)
     fake_v4l2_device_set_menu_skip_mask (*dev, V4L2_CID_MPEG_STREAM_TYPE, 0);
   fake_v4l2_device_set_stream_start_offset (*dev, start_offset);
-  return gst_harness_new_parse (ts ? "fgrabsrc device=" FAKE_PATH
+  return fgrab_check_harness_new_parse (ts ? "fgrabsrc device=" FAKE_PATH
       " extra-controls=c,stream_type=1" : "fgrabsrc device=" FAKE_PATH);
 }
 
@@ -235,7 +235,7 @@ GST_START_TEST (test_eos_drains_the_encoder_to_a_gop_end)
       0, want, rec->len);
   fail_unless (memcmp (want, rec->data, rec->len) == 0);
   g_free (want);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
   g_byte_array_free (rec, TRUE);
 }
 
@@ -257,7 +257,7 @@ GST_START_TEST (test_eos_without_encoder_commands)
   pull_until_eos (h, rec);
   fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
           V4L2_ENC_CMD_STOP), 0);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
   g_byte_array_free (rec, TRUE);
 }
 
@@ -272,7 +272,7 @@ check_stalled_drain (const gchar * props)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new_encoder (FAKE_PATH);
   gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " %s", props);
-  GstHarness *h = gst_harness_new_parse (desc);
+  GstHarness *h = fgrab_check_harness_new_parse (desc);
   GByteArray *rec = g_byte_array_new ();
   GstBus *bus = gst_bus_new ();
   gchar *text = NULL;
@@ -294,7 +294,7 @@ check_stalled_drain (const gchar * props)
   fake_v4l2_device_stall (dev, FALSE);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
   g_byte_array_free (rec, TRUE);
   g_free (desc);
 }
@@ -333,7 +333,7 @@ GST_START_TEST (test_pause_and_resume_the_encoder)
           V4L2_ENC_CMD_RESUME), 1);
   fail_unless (!fake_v4l2_device_is_encoder_paused (dev));
   gst_buffer_unref (gst_harness_pull (h));
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -397,7 +397,7 @@ GST_START_TEST (test_mid_stream_ps_aligned_to_a_pack)
   /* packs are 2048 bytes: the next starts 1048 bytes on */
   assert_first_buffer_aligned (h, V4L2_MPEG_STREAM_TYPE_MPEG2_PS, 1000,
       FAKE_V4L2_ENCODER_PACK_SIZE - 1000);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -410,7 +410,7 @@ GST_START_TEST (test_mid_stream_ts_aligned_to_a_packet)
   /* 1000 = 5 * 188 + 60: the next packet starts 128 bytes on */
   assert_first_buffer_aligned (h, V4L2_MPEG_STREAM_TYPE_MPEG2_TS, 1000,
       6 * 188 - 1000);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -422,7 +422,7 @@ GST_START_TEST (test_stream_from_its_start_keeps_every_byte)
   GstHarness *h = encoder_harness (&dev, TRUE, 0);
 
   assert_first_buffer_aligned (h, V4L2_MPEG_STREAM_TYPE_MPEG2_TS, 0, 0);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -431,10 +431,9 @@ static Suite *
 fgrabencoder_suite (void)
 {
   Suite *s = suite_create ("fgrabencoder");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_stream_type_decides_caps);
   tcase_add_test (tc, test_caps_follow_a_stream_type_change);
   tcase_add_test (tc, test_without_a_stream_type_control);

@@ -173,7 +173,7 @@ gchar *
 fgrab_check_open_error_text (const gchar * factory, const gchar * path,
     const gchar * const *props)
 {
-  GstElement *element = gst_element_factory_make (factory, NULL);
+  GstElement *element = fgrab_check_element_new (factory);
   GstBus *bus = gst_bus_new ();
   GstStateChangeReturn ret;
   gchar *text = NULL;
@@ -219,7 +219,7 @@ fgrab_check_pipeline_error_text (const gchar * desc, GstState state)
   gchar *text = NULL;
   GError *parse_error = NULL;
 
-  pipeline = gst_parse_launch (desc, &parse_error);
+  pipeline = fgrab_check_pipeline_new (desc, &parse_error);
   fail_unless (pipeline != NULL, "%s", parse_error ? parse_error->message : "");
   bus = gst_element_get_bus (pipeline);
 
@@ -292,7 +292,7 @@ fgrab_check_new_sink_harness (const gchar * path, const gchar * props)
 {
   gchar *desc = g_strdup_printf ("fgrabsink device=%s %s", path,
       props ? props : "sync=false");
-  GstHarness *h = gst_harness_new_parse (desc);
+  GstHarness *h = fgrab_check_harness_new_parse (desc);
 
   g_free (desc);
   return h;

@@ -38,7 +38,7 @@
 static GstHarness *
 new_harness (guint height)
 {
-  GstHarness *h = gst_harness_new_parse ("fgrabsrc device=" FAKE_PATH);
+  GstHarness *h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH);
   gchar *caps = g_strdup_printf ("video/x-raw, format=NV12, width=720, "
       "height=%u", height);
 
@@ -101,7 +101,7 @@ pull_and_check (GstHarness * h, guint count)
 static GstCaps *
 probed_caps (void)
 {
-  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  GstElement *src = fgrab_check_element_new ("fgrabsrc");
   GstPad *pad = gst_element_get_static_pad (src, "src");
   GstCaps *caps;
 
@@ -183,7 +183,7 @@ GST_START_TEST (test_plain_nv12_preferred)
   gst_buffer_unref (gst_harness_pull (h));
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_NV12);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -196,7 +196,7 @@ GST_START_TEST (test_frames_480)
   h = new_harness (480);
   gst_harness_play (h);
   pull_and_check (h, 4);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -213,7 +213,7 @@ GST_START_TEST (test_frames_576)
   fake_v4l2_device_get_format (dev, &fmt);
   fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_HM12);
   fail_unless_equals_int (fmt.fmt.pix.height, 576);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -269,7 +269,7 @@ GST_START_TEST (test_frames_into_padded_pool)
   gst_object_unref (srcpad);
   gst_harness_play (h);
   pull_and_check (h, 4);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -397,10 +397,9 @@ static Suite *
 fgrabhm12_suite (void)
 {
   Suite *s = suite_create ("fgrabhm12");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_caps_are_nv12);
   tcase_add_test (tc, test_plain_nv12_preferred);
   tcase_add_test (tc, test_frames_480);

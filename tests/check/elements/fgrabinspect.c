@@ -71,7 +71,7 @@ GST_START_TEST (test_every_property_documented)
   guint i, j, n;
 
   for (i = 0; i < G_N_ELEMENTS (elements); i++) {
-    GstElement *element = gst_element_factory_make (elements[i].name, NULL);
+    GstElement *element = fgrab_check_element_new (elements[i].name);
     GParamSpec **pspecs;
 
     fail_unless (element != NULL);
@@ -139,7 +139,7 @@ static Suite *
 fgrabinspect_suite (void)
 {
   Suite *s = suite_create ("fgrabinspect");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, NULL);
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_classification_and_rank);

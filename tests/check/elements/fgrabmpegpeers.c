@@ -125,7 +125,7 @@ static PeerRun
 run_pipeline (const gchar * desc, gint min_bytes, PeerStop stop)
 {
   GError *err = NULL;
-  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *pipeline = fgrab_check_pipeline_new (desc, &err);
   GstBus *bus;
   GstMessage *msg;
   PeerRun run = { 0, 0, NULL };
@@ -380,10 +380,9 @@ static Suite *
 fgrabmpegpeers_suite (void)
 {
   Suite *s = suite_create ("fgrabmpegpeers");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_program_stream_through_mpegpsdemux);
   tcase_add_test (tc, test_transport_stream_through_tsdemux);
   tcase_add_test (tc, test_eos_mid_gop_ends_on_whole_gops);

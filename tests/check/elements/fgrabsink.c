@@ -92,7 +92,7 @@ wait_for_written_frames (FakeV4l2Device * dev, guint count)
 
 GST_START_TEST (test_template_caps_until_open)
 {
-  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstElement *sink = fgrab_check_element_new ("fgrabsink");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   GstCaps *caps = gst_pad_query_caps (pad, NULL);
   GstCaps *jpeg = gst_caps_from_string ("image/jpeg");
@@ -113,7 +113,7 @@ GST_END_TEST;
 GST_START_TEST (test_caps_probed_from_output_queue)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstElement *sink = fgrab_check_element_new ("fgrabsink");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   const gchar *offered[] = { YUY2_320, YUY2_640,
     "video/x-raw, format=YUY2, width=640, height=480, framerate=15/1",
@@ -153,7 +153,7 @@ GST_END_TEST;
 GST_START_TEST (test_caps_from_try_fmt_when_sizes_not_enumerated)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
-  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstElement *sink = fgrab_check_element_new ("fgrabsink");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   GstCaps *caps, *odd;
 
@@ -206,7 +206,7 @@ GST_START_TEST (test_negotiation_sets_format_and_output_parameters)
 
   fgrab_check_push_frames (h, 0, 1, FRAME_640);
   check_written_frame (dev, 0, 0, FRAME_640);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -226,7 +226,7 @@ GST_START_TEST (test_variable_rate_asks_nominal_period)
   /* 0/0, never a zero denominator under a numerator */
   fail_unless_equals_int (parm.parm.output.timeperframe.numerator, 0);
   fail_unless_equals_int (parm.parm.output.timeperframe.denominator, 0);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -255,7 +255,7 @@ GST_START_TEST (test_writebuffers_and_outputmode_read_back_driver_values)
   fail_unless_equals_int (outputmode, 0);
 
   gst_object_unref (sink);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -273,7 +273,7 @@ GST_START_TEST (test_device_name_is_card_name)
   fail_unless_equals_string (name, "Fake output");
   g_free (name);
   gst_object_unref (sink);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -301,7 +301,7 @@ GST_START_TEST (test_s_parm_refused_is_a_warning)
   check_written_frame (dev, 2, 2, FRAME_320);
 
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -322,7 +322,7 @@ GST_START_TEST (test_no_timeperframe_is_a_warning)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
 
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -335,7 +335,7 @@ GST_START_TEST (test_frames_arrive_byte_exact)
 
   /* the preroll frame is written once, not again when rendered */
   check_written_frames (dev, 5, FRAME_320);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -357,7 +357,7 @@ GST_START_TEST (test_loopback_gets_payload_not_sizeimage)
 
   fgrab_check_push_frames (h, 0, 3, FRAME_320);
   check_written_frames (dev, 3, FRAME_320);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -441,7 +441,7 @@ GST_START_TEST (test_vb2_frames_padded_to_sizeimage)
   h = fgrab_check_sink_push_yuy2 (FAKE_PATH, NULL, 3);
   check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
   fail_unless_equals_int (fake_v4l2_device_get_pending_bytes (dev), 0);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -459,7 +459,7 @@ GST_START_TEST (test_vb2_padded_lines_and_sizeimage)
   for (i = 0; i < 3; i++)
     check_padded_frame_of_size (dev, i, i, 320, 240, 320 * 2 + 64,
         (320 * 2 + 64) * 240 + 1000);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -488,7 +488,7 @@ GST_START_TEST (test_vb2_buffer_in_device_layout_padded_to_sizeimage)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
   for (n = 0; n < 2; n++)
     check_frame_then_zeros (dev, n, n, 704 * 240, 704 * 240 + 300);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -518,7 +518,7 @@ GST_START_TEST (test_vb2_jpeg_frames_padded_to_sizeimage)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
     check_frame_then_zeros (dev, i, i, sizes[i], fmt.fmt.pix.sizeimage);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -571,7 +571,7 @@ GST_START_TEST (test_vb2_jpeg_larger_than_sizeimage_is_a_warning)
   check_frame_then_zeros (dev, 3, 2, 777, sizeimage);
 
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -591,7 +591,7 @@ GST_START_TEST (test_unknown_driver_gets_sizeimage)
   assert_write_size (h, "sizeimage");
 
   check_written_frames_then_zeros (dev, 2, FRAME_320, FRAME_320 + 100);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -610,7 +610,7 @@ GST_START_TEST (test_write_size_payload_overrides_detection)
   assert_write_size (h, "payload");
 
   check_written_frames (dev, 3, FRAME_320);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -630,7 +630,7 @@ GST_START_TEST (test_write_size_sizeimage_overrides_detection)
   assert_write_size (h, "sizeimage");
 
   check_written_frames_then_zeros (dev, 3, FRAME_320, FRAME_320 + 2048);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -646,7 +646,7 @@ GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
   fgrab_check_push_yuy2 (h, 4);
 
   check_written_frames (dev, 4, FRAME_320);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -758,7 +758,7 @@ GST_START_TEST (test_unlock_during_blocked_write_returns)
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
   worker_free (pusher);
   worker_free (stopper);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -797,7 +797,7 @@ GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
   check_written_frame (dev, 0, 0, FRAME_320);
   check_written_frame (dev, 1, 1, FRAME_320);
   worker_free (pusher);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -850,7 +850,7 @@ GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
   check_written_frame (dev, 1, 1, FRAME_320);
   check_written_frame (dev, 2, 3, FRAME_320);
   worker_free (pusher);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -911,7 +911,7 @@ GST_START_TEST (test_padded_device_lines_are_repacked)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   for (i = 0; i < 3; i++)
     check_padded_frame (dev, i, i, 320, 240, 320 * 2 + 64);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -933,7 +933,7 @@ GST_START_TEST (test_buffer_in_device_layout_is_written_as_is)
       GST_VIDEO_FORMAT_YUY2, 320, 240, 1, offset, stride);
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
   check_written_frame (dev, 0, 7, 704 * 240);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -969,7 +969,7 @@ GST_START_TEST (test_allocation_proposes_device_layout)
   gst_object_unref (pool);
   gst_query_unref (query);
   gst_caps_unref (caps);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -996,7 +996,7 @@ GST_START_TEST (test_renegotiation_to_new_size)
   }
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_S_FMT), 2);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1020,7 +1020,7 @@ GST_START_TEST (test_renegotiation_to_new_format)
   fail_unless (fake_v4l2_device_get_written_frame_format (dev, 3, &fmt));
   fail_unless_equals_int (fmt.fmt.pix.pixelformat, V4L2_PIX_FMT_UYVY);
   check_written_frame (dev, 3, 3, FRAME_320);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1054,7 +1054,7 @@ GST_START_TEST (test_caps_change_on_kept_loopback_format_says_why)
       "keeps its format while a reader has it open", FAKE_PATH, NULL);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1084,7 +1084,7 @@ GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
   check_written_frame (dev, 1, 1, FRAME_320);
   worker_free (pusher);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1111,7 +1111,7 @@ GST_START_TEST (test_no_preroll_frame_without_show_preroll_frame)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
   check_written_frame (dev, 0, 0, FRAME_320);
   worker_free (pusher);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1152,7 +1152,7 @@ GST_START_TEST (test_sync_writes_frames_at_running_time)
     worker_free (pusher);
   }
   check_written_frame (dev, 1, 1, FRAME_320);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1179,7 +1179,7 @@ GST_START_TEST (test_jpeg_frames_one_per_write)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 3);
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
     check_written_frame (dev, i, i, sizes[i]);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1200,7 +1200,7 @@ check_mid_stream_error (int err, const gchar * phrase)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
 
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_START_TEST (test_enodev_mid_stream_is_an_error)
@@ -1294,7 +1294,7 @@ GST_START_TEST (test_state_cycles_close_the_device)
 
     gst_harness_set_src_caps_str (h, YUY2_320);
     fgrab_check_push_frames (h, i, 1, FRAME_320);
-    gst_harness_teardown (h);
+    fgrab_check_harness_teardown (h);
     fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
   }
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 20);
@@ -1381,7 +1381,7 @@ GST_START_TEST (test_output_field_order_follows_standard)
   fail_unless (fake_v4l2_device_get_written_frame_format (dev, 0, &fmt));
   fail_unless_equals_int (fmt.fmt.pix.field, output_order_cases[__i__].field);
 
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
   g_free (caps_str);
   g_free (props);
 }
@@ -1430,7 +1430,7 @@ GST_START_TEST (test_output_and_norm_selected_at_open)
   fail_unless_equals_string (nick, "NTSC");
   g_free (nick);
   gst_object_unref (sink);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1456,7 +1456,7 @@ GST_START_TEST (test_output_set_in_ready_is_applied_at_start)
   g_object_get (sink, "output", &output, NULL);
   fail_unless_equals_int (output, 1);
   gst_object_unref (sink);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1486,7 +1486,7 @@ GST_START_TEST (test_norm_set_in_ready_is_applied_at_start)
   fail_unless_equals_string (nick, "NTSC");
   g_free (nick);
   gst_object_unref (sink);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1508,7 +1508,7 @@ GST_START_TEST (test_no_reopen_on_the_way_to_null)
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_QUERYCAP), opens);
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1532,7 +1532,7 @@ GST_START_TEST (test_unplug_in_ready_tears_down_without_error)
   if (fgrab_check_pop_message_text (bus, GST_MESSAGE_ERROR, &text))
     fail ("error while going to NULL: %s", text);
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1543,7 +1543,7 @@ GST_END_TEST;
 GST_START_TEST (test_fields_only_output_is_error_at_start)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_output (FAKE_PATH);
-  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstElement *sink = fgrab_check_element_new ("fgrabsink");
   GstBus *bus = gst_bus_new ();
 
   fake_v4l2_device_set_fields (dev, V4L2_FIELD_ALTERNATE, 0);
@@ -1620,7 +1620,7 @@ GST_START_TEST (test_keep_leaves_output_and_norm_alone)
   fail_unless_equals_string (nick, "PAL");
   g_free (nick);
   gst_object_unref (sink);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1629,10 +1629,10 @@ static Suite *
 fgrabsink_suite (void)
 {
   Suite *s = suite_create ("fgrabsink");
-  TCase *tc = tcase_create ("general");
+  TCase *tc =
+      fgrab_check_tcase_new ("general", fake_v4l2_reset, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, fake_v4l2_reset, fake_v4l2_reset);
   tcase_set_timeout (tc, 120);
 
   tcase_add_test (tc, test_template_caps_until_open);

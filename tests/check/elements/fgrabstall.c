@@ -111,7 +111,7 @@ pull_discont (GstHarness * h)
 GST_START_TEST (test_stalled_card_is_reopened_and_set_up_again)
 {
   FakeV4l2Device *dev = new_tv_card ();
-  GstHarness *h = gst_harness_new_parse ("fgrabsrc device=" FAKE_PATH
+  GstHarness *h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH
       " input=1 frequency=61250000 extra-controls=c,brightness=200"
       " timeout=1");
   GstBus *bus = fgrab_check_harness_bus (h);
@@ -160,7 +160,7 @@ GST_START_TEST (test_stalled_card_is_reopened_and_set_up_again)
   /* it goes on, and stalls count from the last data */
   gst_buffer_unref (pull_buffer (h));
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -170,7 +170,7 @@ GST_END_TEST;
 GST_START_TEST (test_card_silent_after_reopens_is_an_error)
 {
   FakeV4l2Device *dev = new_tv_card ();
-  GstHarness *h = gst_harness_new_parse ("fgrabsrc device=" FAKE_PATH
+  GstHarness *h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH
       " timeout=1");
   GstBus *bus = fgrab_check_harness_bus (h);
   gchar *text;
@@ -193,7 +193,7 @@ GST_START_TEST (test_card_silent_after_reopens_is_an_error)
   g_free (text);
   fake_v4l2_device_stall (dev, FALSE);
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -225,7 +225,7 @@ assert_waits (FakeV4l2Device * dev, GstHarness * h, guint seconds)
 GST_START_TEST (test_frames_wait_for_ever_by_default)
 {
   FakeV4l2Device *dev = new_tv_card ();
-  GstHarness *h = gst_harness_new_parse ("fgrabsrc device=" FAKE_PATH);
+  GstHarness *h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH);
   GstElement *src = fgrab_check_harness_element (h, "fgrabsrc");
   gint timeout;
 
@@ -233,7 +233,7 @@ GST_START_TEST (test_frames_wait_for_ever_by_default)
   fail_unless_equals_int (timeout, -1);
   gst_object_unref (src);
   assert_waits (dev, h, 2);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -242,11 +242,11 @@ GST_END_TEST;
 GST_START_TEST (test_timeout_zero_waits_for_ever)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new_encoder (FAKE_PATH);
-  GstHarness *h = gst_harness_new_parse ("fgrabsrc device=" FAKE_PATH
+  GstHarness *h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH
       " timeout=0");
 
   assert_waits (dev, h, 6);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -257,7 +257,7 @@ GST_END_TEST;
 GST_START_TEST (test_encoder_stall_default_timeout)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new_encoder (FAKE_PATH);
-  GstHarness *h = gst_harness_new_parse ("fgrabsrc device=" FAKE_PATH
+  GstHarness *h = fgrab_check_harness_new_parse ("fgrabsrc device=" FAKE_PATH
       " extra-controls=c,video_bitrate=4000000");
   GstBus *bus = fgrab_check_harness_bus (h);
   GstBuffer *buf;
@@ -286,7 +286,7 @@ GST_START_TEST (test_encoder_stall_default_timeout)
           V4L2_CID_MPEG_VIDEO_BITRATE, &bitrate));
   fail_unless_equals_int (bitrate, 4000000);
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -295,10 +295,9 @@ static Suite *
 fgrabstall_suite (void)
 {
   Suite *s = suite_create ("fgrabstall");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_stalled_card_is_reopened_and_set_up_again);
   tcase_add_test (tc, test_card_silent_after_reopens_is_an_error);
   tcase_add_test (tc, test_frames_wait_for_ever_by_default);

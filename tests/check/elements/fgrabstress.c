@@ -156,7 +156,7 @@ run_state_cycles (const gchar * desc, FakeV4l2Device * dev,
   static const GstState steps[] = { GST_STATE_READY, GST_STATE_PAUSED,
     GST_STATE_PLAYING, GST_STATE_NULL
   };
-  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *pipeline = fgrab_check_pipeline_new (desc, NULL);
   GstBus *bus;
   guint before, i, s;
 
@@ -255,7 +255,7 @@ white_frame (void)
 GST_START_TEST (test_sink_flushing_seeks_mid_write)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (OUTPUT_PATH, TRUE, 320, 240);
-  GstElement *pipeline = gst_parse_launch ("videotestsrc pattern=white "
+  GstElement *pipeline = fgrab_check_pipeline_new ("videotestsrc pattern=white "
       "! video/x-raw, format=YUY2, width=320, height=240, framerate=30/1 "
       "! fgrabsink device=" OUTPUT_PATH, NULL);
   GBytes *white = white_frame ();
@@ -324,7 +324,7 @@ GST_START_TEST (test_src_refuses_seeks_and_goes_on)
   fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 30);
   /* a short frame among the first: it is dropped, never delivered */
   fake_v4l2_device_set_frame_payload (dev, 2, 64 * 48 * 2 / 8);
-  h = gst_harness_new_parse ("fgrabsrc device=" CAPTURE_PATH);
+  h = fgrab_check_harness_new_parse ("fgrabsrc device=" CAPTURE_PATH);
   gst_harness_play (h);
   pull_frames (h, 1, 0);
 
@@ -337,7 +337,7 @@ GST_START_TEST (test_src_refuses_seeks_and_goes_on)
       fail ("seek %u: a live capture accepted a seek", i);
     pull_frames (h, 1, i);
   }
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
 }
 
@@ -352,7 +352,7 @@ run_teardown_while_blocked (const gchar * desc, FakeV4l2Device * dev)
   guint before = 0, i, n = MAX (1, cycles / 10);
 
   for (i = 0; i <= n; i++) {
-    GstElement *pipeline = gst_parse_launch (desc, NULL);
+    GstElement *pipeline = fgrab_check_pipeline_new (desc, NULL);
     GstStateChangeReturn ret;
 
     fail_unless (pipeline != NULL);
@@ -528,7 +528,7 @@ renegotiate_src (gpointer data, guint round)
 GST_START_TEST (test_src_caps_queries_during_renegotiation)
 {
   FakeV4l2Device *dev = new_two_size_device (CAPTURE_PATH, FALSE);
-  GstElement *pipeline = gst_parse_launch ("fgrabsrc name=src device="
+  GstElement *pipeline = fgrab_check_pipeline_new ("fgrabsrc name=src device="
       CAPTURE_PATH " ! capsfilter name=cf ! fakesink name=sink sync=false",
       NULL);
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
@@ -575,7 +575,7 @@ renegotiate_sink (gpointer data, guint round)
 GST_START_TEST (test_sink_caps_queries_during_renegotiation)
 {
   FakeV4l2Device *dev = new_two_size_device (OUTPUT_PATH, TRUE);
-  GstHarness *h = gst_harness_new_parse ("fgrabsink device=" OUTPUT_PATH
+  GstHarness *h = fgrab_check_harness_new_parse ("fgrabsink device=" OUTPUT_PATH
       " sync=false");
   GstElement *sink = gst_harness_find_element (h, "fgrabsink");
   guint rounds;
@@ -588,7 +588,7 @@ GST_START_TEST (test_sink_caps_queries_during_renegotiation)
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
       rounds);
   gst_object_unref (sink);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
 }
 
@@ -598,9 +598,8 @@ static Suite *
 fgrabstress_suite (void)
 {
   Suite *s = suite_create ("fgrabstress");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", setup, teardown);
 
-  tcase_add_checked_fixture (tc, setup, teardown);
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_src_state_cycles_at_random_moments);

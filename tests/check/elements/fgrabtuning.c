@@ -77,7 +77,7 @@ play (const gchar * props)
 {
   gchar *desc = g_strdup_printf ("fgrabsrc device=" FAKE_PATH " %s", props);
 
-  h = gst_harness_new_parse (desc);
+  h = fgrab_check_harness_new_parse (desc);
   g_free (desc);
   bus = fgrab_check_harness_bus (h);
   src = fgrab_check_harness_element (h, "fgrabsrc");
@@ -95,7 +95,7 @@ stop (void)
       "unexpected warning: %s", text);
   gst_object_unref (src);
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 static void
@@ -373,9 +373,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_only_the_source_tunes)
 {
-  GstElement *sink = gst_element_factory_make ("fgrabsink", NULL);
+  GstElement *sink = fgrab_check_element_new ("fgrabsink");
 
-  src = gst_element_factory_make ("fgrabsrc", NULL);
+  src = fgrab_check_element_new ("fgrabsrc");
   fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (sink),
           "frequency") == NULL);
   fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS (sink),
@@ -396,10 +396,9 @@ static Suite *
 fgrabtuning_suite (void)
 {
   Suite *s = suite_create ("fgrabtuning");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", new_tv_card, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, new_tv_card, fake_v4l2_reset);
   tcase_add_test (tc, test_frequency_set_at_open_in_the_tuners_unit);
   tcase_add_test (tc, test_frequency_reads_back_the_driver);
   tcase_add_test (tc, test_channel_changed_while_playing);

@@ -86,7 +86,7 @@ GST_END_TEST;
 static void
 check_round_trip (const gchar * factory_name)
 {
-  GstElement *element = gst_element_factory_make (factory_name, NULL);
+  GstElement *element = fgrab_check_element_new (factory_name);
   GstURIHandler *handler = GST_URI_HANDLER (element);
   GError *error = NULL;
   gchar *device, *uri;
@@ -152,7 +152,7 @@ check_bad_uris (const gchar * factory_name)
     {"fgrab:///dev/video0#x", GST_URI_ERROR_BAD_URI},
     {"no uri at all", -1},
   };
-  GstElement *element = gst_element_factory_make (factory_name, NULL);
+  GstElement *element = fgrab_check_element_new (factory_name);
   guint i;
 
   g_object_set (element, "device", "/dev/video2", NULL);
@@ -193,7 +193,7 @@ GST_END_TEST;
 static void
 check_set_uri_refused_when_open (const gchar * factory_name, const gchar * path)
 {
-  GstElement *element = gst_element_factory_make (factory_name, NULL);
+  GstElement *element = fgrab_check_element_new (factory_name);
   GError *error = NULL;
   gchar *uri = g_strconcat ("fgrab://", path, NULL), *device;
 
@@ -245,7 +245,7 @@ GST_START_TEST (test_uridecodebin_captures_from_uri)
   gint n_buffers = 0;
 
   camera = fake_v4l2_device_new_yuyv (FAKE_CAMERA, FALSE, 320, 240);
-  pipeline = gst_parse_launch ("uridecodebin name=dec uri=fgrab://"
+  pipeline = fgrab_check_pipeline_new ("uridecodebin name=dec uri=fgrab://"
       FAKE_CAMERA " ! video/x-raw,format=YUY2,width=320,height=240 ! "
       "fakesink name=sink signal-handoffs=false", &error);
   fail_unless (pipeline != NULL, "%s", error ? error->message : "");
@@ -294,10 +294,9 @@ static Suite *
 fgraburi_suite (void)
 {
   Suite *s = suite_create ("fgraburi");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_uri_makes_fgrabsrc_for_reading);
   tcase_add_test (tc, test_uri_makes_fgrabsink_for_writing);
   tcase_add_test (tc, test_set_uri_get_uri_round_trip);

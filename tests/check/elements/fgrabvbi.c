@@ -41,7 +41,7 @@ static GstHarness *
 vbi_harness (const gchar * props)
 {
   gchar *desc = g_strdup_printf ("fgrabsrc device=" VBI_PATH " %s", props);
-  GstHarness *h = gst_harness_new_parse (desc);
+  GstHarness *h = fgrab_check_harness_new_parse (desc);
 
   g_free (desc);
   return h;
@@ -105,7 +105,7 @@ GST_START_TEST (test_ntsc_captions_as_s334_1a)
   gst_caps_unref (want);
   gst_caps_unref (caps);
   g_string_free (field1, TRUE);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -136,7 +136,7 @@ GST_START_TEST (test_frame_without_captions_is_a_gap)
     }
     gst_buffer_unref (buf);
   }
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -190,7 +190,7 @@ GST_START_TEST (test_bad_records_are_skipped_with_a_warning)
   /* one warning for the stream, not one a frame */
   fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text));
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -246,7 +246,7 @@ GST_START_TEST (test_pal_wss_posts_the_aspect_ratio)
   gst_message_unref (msg);
 
   fgrab_check_harness_bus_free (h, bus);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -275,7 +275,7 @@ GST_START_TEST (test_read_error_restores_the_vbi_node)
           VIDIOC_S_FMT), 2);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_S_PARM), 0);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -406,7 +406,7 @@ GST_START_TEST (test_raw_vbi_node_gives_the_lines_and_their_sampling)
           VIDIOC_S_FMT), 1);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_S_PARM), 0);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -421,7 +421,7 @@ GST_START_TEST (test_raw_vbi_under_pal)
   gst_harness_play (h);
   pull_raw_frames (h, 3, 36, 25, 1);
   assert_current_caps (h, RAW_PAL_CAPS);
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -431,7 +431,7 @@ GST_END_TEST;
 GST_START_TEST (test_vbi_node_with_both_defaults_to_captions)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new_vbi (VBI_PATH);
-  GstElement *src = gst_element_factory_make ("fgrabsrc", NULL);
+  GstElement *src = fgrab_check_element_new ("fgrabsrc");
   GstHarness *h;
   GstCaps *caps;
   GstBuffer *buf;
@@ -460,7 +460,7 @@ GST_START_TEST (test_vbi_node_with_both_defaults_to_captions)
   gst_buffer_unref (buf);
   assert_current_caps (h, VBI_CAPS ", framerate=30000/1001");
   fail_if (fake_v4l2_device_get_vbi_raw (dev));
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -477,7 +477,7 @@ GST_START_TEST (test_raw_caps_filter_selects_raw_vbi)
   pull_raw_frames (h, 3, 24, 30000, 1001);
   assert_current_caps (h, RAW_NTSC_CAPS);
   fail_unless (fake_v4l2_device_get_vbi_raw (dev));
-  gst_harness_teardown (h);
+  fgrab_check_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -546,10 +546,9 @@ static Suite *
 fgrabvbi_suite (void)
 {
   Suite *s = suite_create ("fgrabvbi");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, fake_v4l2_reset);
   tcase_add_test (tc, test_ntsc_captions_as_s334_1a);
   tcase_add_test (tc, test_frame_without_captions_is_a_gap);
   tcase_add_test (tc, test_bad_records_are_skipped_with_a_warning);
