@@ -44,7 +44,7 @@ leftovers() {
 	for d in /proc/[0-9]*; do
 		pid=${d#/proc/}
 		# not init, not this server, not the subshell listing them
-		[ "$pid" -gt 2 ] && [ "$pid" != $$ ] && [ "$pid" != "$BASHPID" ] || continue
+		if [ "$pid" -le 2 ] || [ "$pid" = $$ ] || [ "$pid" = "$BASHPID" ]; then continue; fi
 		read -r rest <"$d/stat" 2>/dev/null || continue
 		rest=${rest##*) }
 		st=${rest%% *}
@@ -105,7 +105,8 @@ run_job() {
 	taint0=$(</proc/sys/kernel/tainted)
 	# the guest's own hang guard comes before the host's (JOB_TIMEOUT), so
 	# that a group that hangs is cleaned up and the VM serves the next
-	env -i PATH="$PATH" FGRAB_OUT="$JOB_OUT" ${FGRAB_GUEST_CACHE:+FGRAB_GUEST_CACHE="$FGRAB_GUEST_CACHE"} \
+	env -i PATH="$PATH" TERM="${TERM:-linux}" FGRAB_OUT="$JOB_OUT" \
+		${FGRAB_GUEST_CACHE:+FGRAB_GUEST_CACHE="$FGRAB_GUEST_CACHE"} \
 		timeout -k 10 $((JOB_TIMEOUT > 90 ? JOB_TIMEOUT - 60 : 30)) bash "$here/guest-stage2.sh" </dev/null
 	rc=$?
 	case $rc in 124 | 137) echo "fgrab-vm: the group did not end in time (the guest's hang guard killed it)" ;; esac
@@ -122,6 +123,7 @@ run_job() {
 	sync
 	echo "fgrab-vm: group done in $(echo "$(uptime_s) $t0" | awk '{printf "%.1f", $1 - $2}') s"
 	echo "FGRAB-VM-JOB-END $id $rc"
+	rm -f "$f"
 	return "$fit"
 }
 

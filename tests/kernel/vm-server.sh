@@ -22,6 +22,10 @@
 # next job boots a fresh one.  A VM idle for FGRAB_VM_IDLE seconds (default
 # 30) powers off by itself.
 
+# from vm.sh: the harness's dir and the source tree
+# shellcheck disable=SC2154
+: "$here" "$srcdir"
+
 # server_state SHARE: the state dir of SHARE's VM.
 server_state() { echo "$1/.vm"; }
 
@@ -125,7 +129,7 @@ job_status() {
 # VM died with the job or the time ran out) and JOB_WHY.
 wait_job() {
 	local share=$1 state=$2 id=$3 tmo=$4 stamp=$5 t0=$SECONDS restarts=0
-	JOB_ST= JOB_WHY=
+	JOB_ST='' JOB_WHY=
 	while :; do
 		JOB_ST=$(job_status "$state" "$id") && return 0
 		if ! server_pid "$state" >/dev/null; then

@@ -328,7 +328,7 @@ write_init_env() {
 # host's / read-only, SHARE writable and GCACHE (if any) as the cache.
 #
 # The accelerator is TCG, always. KVM was tried on the build machines
-# (docs/testing.md, "KVM"): their /dev/kvm is kvm_pvm (nested PVM), which
+# (docs/kernel-tier.md, "KVM"): their /dev/kvm is kvm_pvm (nested PVM), which
 # runs only PVM-aware guest kernels; Debian's kernel either aborts qemu
 # (-cpu max/host: "failed to set MSR 0x10a") or crawls through its boot
 # hundreds of times slower than TCG.
@@ -338,6 +338,7 @@ write_init_env() {
 # panic at 0.02 s, seen with two VMs on two cores).
 set_qemu_cmd() {
 	local initrd=$1 share=$2 gcache=$3
+	# shellcheck disable=SC2054 # the commas are qemu's
 	QEMU_CMD=("$QEMU" -machine q35,accel=tcg -cpu max -m 1024 -smp 2 -nographic -no-reboot -nic none
 		-kernel "/boot/vmlinuz-$KVER" -initrd "$initrd"
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check"
