@@ -261,10 +261,11 @@ if [ "$passed" -eq 0 ]; then
 fi
 
 # The tests that failed, by name, next to the totals: a CI log is often
-# read from its end.  meson's result lines and the package test's TAP.
+# read from its end.  meson's result lines (once each: meson repeats a
+# failure in its summary) and the package test's TAP.
 failed_tests () {
   grep -hE '^ *[0-9]+/[0-9]+ .* (FAIL|ERROR|TIMEOUT|SKIP|UNEXPECTEDPASS) ' "${outputs[@]}" 2>/dev/null |
-    awk '{ print "  " $4 " " $5 }'
+    awk '{ print "  " $4 " " $5 }' | awk '!seen[$0]++'
   grep -h '^not ok ' "${outputs[@]}" 2>/dev/null | sed 's/^/  /'
 }
 # shellcheck source=/dev/null
