@@ -29,6 +29,8 @@ sanitize_build=${sanitize_build:-$build-sanitize}
 dist_suite=trixie
 dist_logs=$build-$dist_suite
 
+# shellcheck source=scripts/lib/timetable.sh
+. scripts/lib/timetable.sh
 # shellcheck source=scripts/lib/packages.sh
 . scripts/lib/packages.sh
 install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-dev \
@@ -43,6 +45,7 @@ install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-d
 if [ -x tests/kernel/vm.sh ]; then
   tests/kernel/vm.sh install
 fi
+tt_lap "install"
 
 if [ -d "$build" ]; then
   meson setup --reconfigure "$build" -Dtests=enabled -Dkernel-tests=enabled
@@ -50,6 +53,7 @@ else
   meson setup "$build" -Dtests=enabled -Dkernel-tests=enabled
 fi
 ninja -C "$build"
+tt_lap "build"
 
 outputs=()
 status=0
@@ -68,12 +72,18 @@ run_tests () {
 }
 
 # start_bg LOG COMMAND...: COMMAND in the background, its output in LOG
-# (printed by finish_bg); sets BG_PID.  finish_bg PID LOG: waits for it,
-# prints LOG, and returns its exit status.
+# (printed by finish_bg), its duration at the end of LOG.dt; sets BG_PID.
+# finish_bg PID LOG: waits for it, prints LOG, and returns its exit status.
 start_bg () {
   local log=$1
   shift
-  "$@" >"$log" 2>&1 &
+  (
+    t0=$SECONDS
+    st=0
+    "$@" >"$log" 2>&1 || st=$?
+    echo $((SECONDS - t0)) >"$log.dt"
+    exit "$st"
+  ) &
   BG_PID=$!
 }
 finish_bg () {
@@ -82,6 +92,8 @@ finish_bg () {
   cat "$2"
   return "$st"
 }
+# bg_time LOG: the seconds the background job of LOG took
+bg_time () { cat "$1.dt" 2>/dev/null || echo 0; }
 
 # run_selftest BUILD [SETUP]: the test setup's own test (tests/check/
 # selftest.sh: failures on purpose must end their suite at once, named
@@ -94,8 +106,15 @@ run_selftest () {
 
 # the selftest suite fails on purpose: run_selftest checks it
 run_tests "$build/test-output.txt" -C "$build" --num-processes 2 \
-  --no-suite selftest
+  --no-suite selftest --no-suite kernel
 run_selftest "$build"
+tt_lap "unit (Debian 12)"
+# The kernel tier alone (its tests run one at a time in one VM anyway),
+# so that its time is its own; then its VM powers off at once.
+kernel_log=$build/test-output-kernel.txt
+run_tests "$kernel_log" -C "$build" --suite kernel
+tests/kernel/vm.sh stop "$build/tests/kernel" || true
+tt_lap "kernel (Debian 12)"
 
 # The Debian 13 root (tests/dist/root.sh, debootstrap and apt, about 4
 # minutes the first time, cached after that) is made in the background
@@ -135,6 +154,7 @@ need_tests "${unit_tests[@]}"
 run_tests "$build/test-output-valgrind.txt" -C "$build" --setup valgrind \
   --num-processes 2 "${unit_tests[@]}"
 run_selftest "$build" valgrind
+tt_lap "valgrind"
 
 # ASan+UBSan and the fuzzer: a clang build of its own, without the kernel
 # tier.  clang links the sanitizer runtimes into each test program, so the
@@ -167,6 +187,7 @@ else
   build_failures=$((build_failures + 1))
   status=1
 fi
+tt_lap "sanitize (clang build, ASan+UBSan)"
 
 # The Debian package (tests/pkg/run.sh): meson dist, dpkg-buildpackage,
 # lintian, and install/gst-inspect/purge in a throwaway minimal root of
@@ -176,21 +197,28 @@ outputs+=("$build/test-output-pkg.txt")
 if ! tests/pkg/run.sh --build-dir "$build" 2>&1 | tee "$build/test-output-pkg.txt"; then
   status=1
 fi
+tt_lap "package"
 
 # Debian 13: the unit tier (beside the fuzzer), then every kernel
 # scenario (named trixie/<group>) in its root.  A root that could not be
 # made, a build that failed there or a log without a meson summary is a
 # failure.
 if finish_bg "$dist_root_pid" "$dist_logs/root.txt"; then
+  tt_lap "wait for the Debian 13 root"
+  tt_add "Debian 13 root (background)" "$(bg_time "$dist_logs/root.txt")"
   tests/dist/run.sh --log-dir "$dist_logs" --only unit "$dist_suite" || status=1
+  tt_lap "Debian 13 build and unit"
 else
   echo "test.sh: the $dist_suite root could not be made (log above)" >&2
 fi
 if [ -n "${fuzz_pid:-}" ]; then
   finish_bg "$fuzz_pid" "$sanitize_build/test-output-fuzz.txt" || status=1
+  tt_lap "wait for the fuzzer"
+  tt_add "fuzzer (background)" "$(bg_time "$sanitize_build/test-output-fuzz.txt")"
 fi
 if [ -f "$dist_logs/test-output-$dist_suite-unit.txt" ]; then
   tests/dist/run.sh --log-dir "$dist_logs" --only kernel "$dist_suite" || status=1
+  tt_lap "kernel (Debian 13)"
 fi
 for tier in unit selftest kernel; do
   log=$dist_logs/test-output-$dist_suite-$tier.txt
@@ -233,12 +261,15 @@ if [ "$passed" -eq 0 ]; then
 fi
 
 # The tests that failed, by name, next to the totals: a CI log is often
-# read from its end.  meson's result lines and the package test's TAP.
+# read from its end.  meson's result lines (once each: meson repeats a
+# failure in its summary) and the package test's TAP.
 failed_tests () {
-  grep -hE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|SKIP|UNEXPECTEDPASS) ' "${outputs[@]}" 2>/dev/null |
-    awk '{ print "  " $4 " " $5 }'
+  grep -hE '^ *[0-9]+/[0-9]+ .* (FAIL|ERROR|TIMEOUT|SKIP|UNEXPECTEDPASS) ' "${outputs[@]}" 2>/dev/null |
+    awk '{ print "  " $4 " " $5 }' | awk '!seen[$0]++'
   grep -h '^not ok ' "${outputs[@]}" 2>/dev/null | sed 's/^/  /'
 }
+# shellcheck source=/dev/null
+tt_print "$(. /etc/os-release && echo "${VERSION_CODENAME:-host}")=$kernel_log" "$dist_suite=$dist_logs/test-output-$dist_suite-kernel.txt"
 if [ "$failed" -gt 0 ]; then
   echo "failed:"
   failed_tests

@@ -125,6 +125,9 @@ kernel_tier() {
 	local g names=()
 	for g in "${groups[@]}"; do names+=("$suite/$g"); done
 	meson_test "$log_dir/test-output-$suite-kernel.txt" --suite "kernel-$suite" "${names[@]}"
+	# the groups' VM (vm.sh group) powers off now, not when idle: it runs in
+	# the root, whose mounts go when this script ends
+	in_root "$root" /fgrab/src/tests/kernel/vm.sh stop /fgrab/build/tests/kernel || true
 }
 [ "$only" = kernel ] || timed "$suite unit tier" unit_tier
 [ "$only" = unit ] || timed "$suite kernel tier" kernel_tier

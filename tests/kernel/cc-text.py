@@ -11,6 +11,14 @@
   cc-text.py pairs FILE     FILE: s334-1a triplets; prints the field-1 byte
                             pairs that are not padding, one a line in hex, so
                             that two stages of a pipeline can be compared
+  cc-text.py shown FILE     FILE: s334-1a triplets; the captions a pop-on
+                            decoder shows for them, the way FFmpeg's
+                            (libavcodec ccaption_dec, buffered) does: what
+                            was loaded since the previous end of caption,
+                            whatever "resume caption loading" was lost; so
+                            that a decoder's output can be checked against
+                            the pairs actually recorded, whatever frames
+                            the driver dropped
   cc-text.py check FILE     FILE: captions one a line (the output of the
                             above); checks them against the two captions
                             vivid sends (vivid-vbi-gen.c): each must be one
@@ -66,6 +74,69 @@ def captions(pairs):
     return out
 
 
+class PopOnDecoder:
+    """FFmpeg's CEA-608 decoder (ccaption_dec.c, buffered mode), reduced to
+    what vivid sends: characters, "resume caption loading" and "end of
+    caption", on one row.  It starts in roll-up mode (characters go to the
+    displayed memory); "resume caption loading" only selects pop-on mode
+    (characters go to the non-displayed memory; the text is not reset, so
+    a caption whose end was lost runs on into the next); "end of caption"
+    swaps the memories, shows the loaded text, erases it and puts the
+    cursor back to column 0.  A control pair repeated at once is ignored
+    (608 sends them twice); a pair whose second byte fails parity too."""
+
+    COLUMNS = 32
+
+    def __init__(self):
+        self.memory = [[], []]  # the row of each memory, up to the cursor
+        self.active = 0  # the displayed memory
+        self.popon = False
+        self.col = 0
+        self.prev_cmd = None
+        self.shown = []
+
+    def write(self, chars):
+        mem = self.memory[1 - self.active if self.popon else self.active]
+        for c in chars:
+            if self.col < self.COLUMNS:
+                del mem[self.col:]
+                mem.append(c)
+                self.col += 1
+        del mem[self.col:]
+
+    def end_of_caption(self):
+        self.active = 1 - self.active
+        text = "".join(self.memory[self.active]).lstrip(" ")
+        if text:
+            self.shown.append(text)
+        self.memory[self.active] = []
+        self.col = 0
+
+    def pair(self, b1, b2):
+        if not odd_parity_ok(b2):
+            return
+        b1 = b1 & 0x7F if odd_parity_ok(b1) else 0x7F
+        b2 &= 0x7F
+        if b1 >= 0x20:
+            self.prev_cmd = None
+            self.write([chr(c) for c in (b1, b2) if c])
+            return
+        if (b1, b2) == self.prev_cmd:
+            return
+        self.prev_cmd = (b1, b2)
+        if (b1, b2) == (0x14, 0x20):
+            self.popon = True
+        elif (b1, b2) == (0x14, 0x2F):
+            self.end_of_caption()
+
+
+def shown(pairs):
+    decoder = PopOnDecoder()
+    for b1, b2 in pairs:
+        decoder.pair(b1, b2)
+    return decoder.shown
+
+
 def pairs_lost(got, want):
     """The pairs of @want that @got lacks, or None when @got is not @want
     with whole pairs (of the caption's frames) taken out."""
@@ -113,6 +184,10 @@ def main():
         for b1, b2 in field1_pairs_from_s334(data):
             if (b1, b2) != (0x80, 0x80):
                 print("%02x %02x" % (b1, b2))
+        return
+    if mode == "shown":
+        for caption in shown(field1_pairs_from_s334(data)):
+            print(caption)
         return
     pairs = (field1_pairs_from_records(data) if mode == "records"
              else field1_pairs_from_s334(data))

@@ -9,19 +9,27 @@
 #   vm.sh initramfs          build (or reuse) the cached initramfs and print its path
 #   vm.sh run [--out DIR] [--timeout SEC] SCRIPT [ARGS...]
 #                            run SCRIPT (bash) with ARGS inside the guest; exit with
-#                            SCRIPT's exit status
+#                            SCRIPT's exit status; one VM boot for this run
+#   vm.sh group [--out DIR] [--timeout SEC] SCRIPT [ARGS...]
+#                            the same, in the VM shared by the groups whose
+#                            results dirs are beside DIR (started on demand,
+#                            powered off when idle; vm-server.sh): the meson
+#                            kernel tests
+#   vm.sh stop DIR           powers off the shared VM of the groups in DIR
 #
-# Exit status of "run": the scenario's status; 99 (meson's "hard error") when the VM
-# itself failed: no boot, a module or mount that failed, no exit-status marker on the
-# console before the timeout. A scenario exiting 77 ("skip") is turned into 1: this
-# tier never skips silently.
+# Exit status of "run" and "group": the scenario's status; 99 (meson's "hard error")
+# when the VM itself failed: no boot, a module or mount that failed, no exit-status
+# marker on the console before the timeout, a VM that died during the group. A
+# scenario exiting 77 ("skip") is turned into 1: this tier never skips silently.
 #
 # Environment (all optional):
 #   FGRAB_BUILD_DIR    meson build dir (default: <source>/build if it has build.ninja);
 #                      the guest gets GST_PLUGIN_PATH=$FGRAB_BUILD_DIR/gst/fgrab
 #   FGRAB_SOURCE_DIR   source tree (default: two levels above this script)
 #   FGRAB_VM_OUT       writable results dir (default: $FGRAB_BUILD_DIR/kernel-tests/<scenario>)
-#   FGRAB_VM_TIMEOUT   hard limit for the whole qemu run, seconds (default 240)
+#   FGRAB_VM_TIMEOUT   hard limit for the whole qemu run (group: for the group's
+#                      result), seconds (default 240)
+#   FGRAB_VM_IDLE      seconds a shared VM waits for another group (default 30)
 #   FGRAB_VM_KERNEL    kernel version to boot (default: newest in /lib/modules with
 #                      /boot/vmlinuz-<ver> and vivid)
 #   FGRAB_VM_CACHE     initramfs cache dir (default ${XDG_CACHE_HOME:-$HOME/.cache}/fgrab-vm)
@@ -224,39 +232,45 @@ check_guest_visible() { # path: the guest mounts tmpfs on /tmp and /run
 	case $1 in *,* | *$'\n'*) vm_fail "path $1 contains a comma or newline (not supported by qemu -virtfs)" ;; esac
 }
 
-cmd_run() {
-	local out=${FGRAB_VM_OUT:-} tmo=${FGRAB_VM_TIMEOUT:-240}
+# parse_run_args ARGS...: the options and SCRIPT [ARGS...] of "run" and
+# "group"; sets OPT_OUT, OPT_TMO, SCRIPT and SCRIPT_ARGS.
+parse_run_args() {
+	OPT_OUT=${FGRAB_VM_OUT:-} OPT_TMO=${FGRAB_VM_TIMEOUT:-240}
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--out) out=$2; shift 2 ;;
-		--out=*) out=${1#--out=}; shift ;;
-		--timeout) tmo=$2; shift 2 ;;
-		--timeout=*) tmo=${1#--timeout=}; shift ;;
+		--out) OPT_OUT=$2; shift 2 ;;
+		--out=*) OPT_OUT=${1#--out=}; shift ;;
+		--timeout) OPT_TMO=$2; shift 2 ;;
+		--timeout=*) OPT_TMO=${1#--timeout=}; shift ;;
 		--) shift; break ;;
 		-*) die "unknown option $1" ;;
 		*) break ;;
 		esac
 	done
-	[ $# -ge 1 ] || die "usage: vm.sh run [--out DIR] [--timeout SEC] SCRIPT [ARGS...]"
-	local script=$1
+	[ $# -ge 1 ] || die "usage: vm.sh run|group [--out DIR] [--timeout SEC] SCRIPT [ARGS...]"
+	SCRIPT=$1
 	shift
-	[ -f "$script" ] || [ -f "$srcdir/$script" ] || die "scenario $script not found"
-	[ -f "$script" ] || script=$srcdir/$script
-	script=$(readlink -f "$script")
+	SCRIPT_ARGS=("$@")
+	[ -f "$SCRIPT" ] || [ -f "$srcdir/$SCRIPT" ] || die "scenario $SCRIPT not found"
+	[ -f "$SCRIPT" ] || SCRIPT=$srcdir/$SCRIPT
+	SCRIPT=$(readlink -f "$SCRIPT")
+}
 
+# resolve_host: the guest kernel (KVER) and the build dir (BUILD, may be
+# empty); a host that cannot boot the VM is a VM failure.
+resolve_host() {
 	command -v "$QEMU" >/dev/null || vm_fail "$QEMU not found: run 'tests/kernel/vm.sh install' (kernel-tests cannot run on this host)"
-	local v
-	v=$(pick_kernel) || vm_fail "no guest kernel (/lib/modules/<ver> with vivid and /boot/vmlinuz-<ver>): run 'tests/kernel/vm.sh install'"
-	[ -r "/boot/vmlinuz-$v" ] || vm_fail "/boot/vmlinuz-$v is not readable by $(id -un)"
+	KVER=$(pick_kernel) || vm_fail "no guest kernel (/lib/modules/<ver> with vivid and /boot/vmlinuz-<ver>): run 'tests/kernel/vm.sh install'"
+	[ -r "/boot/vmlinuz-$KVER" ] || vm_fail "/boot/vmlinuz-$KVER is not readable by $(id -un)"
+	BUILD=${FGRAB_BUILD_DIR:-}
+	if [ -z "$BUILD" ] && [ -f "$srcdir/build/build.ninja" ]; then BUILD=$srcdir/build; fi
+	[ -z "$BUILD" ] || BUILD=$(readlink -f "$BUILD")
+}
 
-	local build=${FGRAB_BUILD_DIR:-}
-	if [ -z "$build" ] && [ -f "$srcdir/build/build.ninja" ]; then build=$srcdir/build; fi
-	[ -z "$build" ] || build=$(readlink -f "$build")
-	if [ -z "$out" ]; then
-		local name
-		name=$(basename "$script" .sh)
-		out="${build:-$srcdir/build}/kernel-tests/$name"
-	fi
+# prepare_out DIR: creates the results dir DIR of one scenario run (wiping
+# a previous run's, nothing else) with its .vm/; prints its absolute path.
+prepare_out() {
+	local out=$1
 	mkdir -p "$out"
 	out=$(readlink -f "$out")
 	if [ -n "$(ls -A "$out")" ]; then
@@ -264,36 +278,21 @@ cmd_run() {
 		rm -rf "${out:?}"/* "$out"/.vm
 	fi
 	mkdir -p "$out/.vm"
-	local p
-	for p in "$script" "$here/guest-stage2.sh" "$out" "$srcdir" ${build:+"$build"}; do
-		check_guest_visible "$p"
-	done
+	echo "$out"
+}
 
-	local initrd gcache
-	initrd=$(build_initramfs "$v")
-	# Guest cache share (GStreamer registry); skipped if the guest could not see it.
-	gcache=$(cache_dir)/guest
-	mkdir -p "$gcache"
-	gcache=$(readlink -f "$gcache")
-	case $gcache in /tmp/* | /run/* | *,* | *$'\n'*) gcache= ;; esac
-	local cache_share=()
-	[ -z "$gcache" ] || cache_share=(-virtfs "local,path=$gcache,mount_tag=cache,security_model=none,multidevs=remap")
-
-	# Files the guest reads.
-	{
-		echo "export FGRAB_OUT=$(sh_quote "$out")"
-		echo "FGRAB_STAGE2=$(sh_quote "$here/guest-stage2.sh")"
-		[ -z "$gcache" ] || echo "export FGRAB_GUEST_CACHE=$(sh_quote "$gcache")"
-	} >"$out/.vm/init.env"
+# write_job_env OUT: OUT/.vm/env, what guest-stage2.sh runs (SCRIPT with
+# SCRIPT_ARGS) and the environment it passes into the guest.
+write_job_env() {
+	local out=$1 n
 	{
 		printf 'FGRAB_OUT=%q\n' "$out"
-		printf 'FGRAB_SCENARIO=%q\n' "$script"
-		printf 'FGRAB_ARGS=%q\n' "$(printf '%q ' "$@")"
-		printf 'FGRAB_ARGS_TEXT=%q\n' "$*"
+		printf 'FGRAB_SCENARIO=%q\n' "$SCRIPT"
+		printf 'FGRAB_ARGS=%q\n' "$(printf '%q ' "${SCRIPT_ARGS[@]}")"
+		printf 'FGRAB_ARGS_TEXT=%q\n' "${SCRIPT_ARGS[*]}"
 		printf 'FGRAB_SOURCE_DIR=%q\n' "$srcdir"
-		printf 'FGRAB_BUILD_DIR=%q\n' "$build"
-		printf 'FGRAB_GUEST_KERNEL=%q\n' "$v"
-		local n
+		printf 'FGRAB_BUILD_DIR=%q\n' "$BUILD"
+		printf 'FGRAB_GUEST_KERNEL=%q\n' "$KVER"
 		while IFS= read -r n; do
 			case $n in
 			FGRAB_OUT | FGRAB_SCENARIO | FGRAB_ARGS | FGRAB_ARGS_TEXT | FGRAB_SOURCE_DIR | FGRAB_BUILD_DIR) ;;
@@ -301,22 +300,90 @@ cmd_run() {
 			esac
 		done < <(compgen -e)
 	} >"$out/.vm/env"
+}
 
-	# no_timer_check: on a loaded host TCG runs the guest so slowly that the
-	# kernel's IO-APIC timer check fails ("IO-APIC + timer doesn't work!",
-	# a panic at 0.02 s, seen with two VMs on two cores).
-	local qemu_cmd=("$QEMU" -machine q35 -cpu max -m 1024 -smp 2 -nographic -no-reboot -nic none
-		-kernel "/boot/vmlinuz-$v" -initrd "$initrd"
+# guest_cache_dir: the persistent guest cache (GStreamer registry), or
+# nothing if the guest could not see it.
+guest_cache_dir() {
+	local g
+	g=$(cache_dir)/guest
+	mkdir -p "$g"
+	g=$(readlink -f "$g")
+	case $g in /tmp/* | /run/* | *,* | *$'\n'*) return 0 ;; esac
+	echo "$g"
+}
+
+# write_init_env SHARE STAGE2 GCACHE: SHARE/.vm/init.env, read by
+# guest-init.sh: the writable share's host path, the stage 2 to run and
+# the cache share's path.
+write_init_env() {
+	{
+		echo "export FGRAB_OUT=$(sh_quote "$1")"
+		echo "FGRAB_STAGE2=$(sh_quote "$2")"
+		[ -z "$3" ] || echo "export FGRAB_GUEST_CACHE=$(sh_quote "$3")"
+	} >"$1/.vm/init.env"
+}
+
+# set_qemu_cmd INITRD SHARE GCACHE: QEMU_CMD, the VM booting KVER with the
+# host's / read-only, SHARE writable and GCACHE (if any) as the cache.
+#
+# The accelerator is TCG, always. KVM was tried on the build machines
+# (docs/kernel-tier.md, "KVM"): their /dev/kvm is kvm_pvm (nested PVM), which
+# runs only PVM-aware guest kernels; Debian's kernel either aborts qemu
+# (-cpu max/host: "failed to set MSR 0x10a") or crawls through its boot
+# hundreds of times slower than TCG.
+#
+# no_timer_check: on a loaded host TCG runs the guest so slowly that the
+# kernel's IO-APIC timer check fails ("IO-APIC + timer doesn't work!", a
+# panic at 0.02 s, seen with two VMs on two cores).
+set_qemu_cmd() {
+	local initrd=$1 share=$2 gcache=$3
+	# shellcheck disable=SC2054 # the commas are qemu's
+	QEMU_CMD=("$QEMU" -machine q35,accel=tcg -cpu max -m 1024 -smp 2 -nographic -no-reboot -nic none
+		-kernel "/boot/vmlinuz-$KVER" -initrd "$initrd"
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check"
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
-		-virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap"
-		"${cache_share[@]}")
-	log "booting $v (timeout ${tmo}s): $(basename "$script") $*"
+		-virtfs "local,path=$share,mount_tag=out,security_model=none,multidevs=remap")
+	[ -z "$gcache" ] ||
+		QEMU_CMD+=(-virtfs "local,path=$gcache,mount_tag=cache,security_model=none,multidevs=remap")
+}
+
+# console_filter: the serial console as plain text lines (no CRs, no
+# terminal escapes).
+console_filter() { sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g'; }
+
+# exit_for_status ST SCRIPT: exits with a scenario's status; 77 (skip) is a
+# failure in this tier.
+exit_for_status() {
+	if [ "$1" -eq 77 ]; then
+		log "FAIL: the scenario exited 77 (skip); the kernel tier does not allow skips"
+		exit 1
+	fi
+	exit "$1"
+}
+
+cmd_run() {
+	parse_run_args "$@"
+	resolve_host
+	local out=$OPT_OUT tmo=$OPT_TMO
+	[ -n "$out" ] || out="${BUILD:-$srcdir/build}/kernel-tests/$(basename "$SCRIPT" .sh)"
+	out=$(prepare_out "$out")
+	local p
+	for p in "$SCRIPT" "$here/guest-stage2.sh" "$out" "$srcdir" ${BUILD:+"$BUILD"}; do
+		check_guest_visible "$p"
+	done
+
+	local initrd gcache
+	initrd=$(build_initramfs "$KVER")
+	gcache=$(guest_cache_dir)
+	write_init_env "$out" "$here/guest-stage2.sh" "$gcache"
+	write_job_env "$out"
+	set_qemu_cmd "$initrd" "$out" "$gcache"
+	log "booting $KVER (timeout ${tmo}s, accelerator TCG): $(basename "$SCRIPT") ${SCRIPT_ARGS[*]}"
 	log "results in $out"
 	local t0=$SECONDS st
 	set +e
-	timeout -k 10 "$tmo" "${qemu_cmd[@]}" </dev/null 2>&1 |
-		sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' | tee "$out/console.log"
+	timeout -k 10 "$tmo" "${QEMU_CMD[@]}" </dev/null 2>&1 | console_filter | tee "$out/console.log"
 	st=("${PIPESTATUS[@]}")
 	set -e
 	local dt=$((SECONDS - t0)) qst=${st[0]}
@@ -331,16 +398,15 @@ cmd_run() {
 		fi
 		vm_fail "VM ended after ${dt}s without an exit-status marker (qemu status $qst; boot failure or kernel panic?). Console: $out/console.log"
 	fi
-	log "guest finished in ${dt}s; scenario $(basename "$script") exit status $marker"
-	if [ "$marker" -eq 77 ]; then
-		log "FAIL: the scenario exited 77 (skip); the kernel tier does not allow skips"
-		exit 1
-	fi
-	exit "$marker"
+	log "guest finished in ${dt}s; scenario $(basename "$SCRIPT") exit status $marker"
+	exit_for_status "$marker"
 }
 
+# shellcheck source=tests/kernel/vm-server.sh
+. "$here/vm-server.sh"
+
 # ------------------------------------------------------------------------------ main
-[ $# -ge 1 ] || die "usage: vm.sh install | check | initramfs | run [--out DIR] [--timeout SEC] SCRIPT [ARGS...]"
+[ $# -ge 1 ] || die "usage: vm.sh install | check | initramfs | run|group [--out DIR] [--timeout SEC] SCRIPT [ARGS...] | stop DIR"
 cmd=$1
 shift
 case $cmd in
@@ -348,5 +414,8 @@ install) cmd_install "$@" ;;
 check) cmd_check "$@" ;;
 initramfs) cmd_initramfs "$@" ;;
 run) cmd_run "$@" ;;
+group) cmd_group "$@" ;;
+serve) cmd_serve "$@" ;;
+stop) cmd_stop "$@" ;;
 *) die "unknown command $cmd" ;;
 esac
