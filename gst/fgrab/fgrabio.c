@@ -29,7 +29,6 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/version.h>
 
 #include "fgrabdevice-private.h"
 
@@ -43,18 +42,22 @@
  * handle has called VIDIOC_STREAMON(CAPTURE): v4l2_loopback_poll (0.12.7)
  * looks at the opener's type, which only vidioc_streamon makes READER;
  * read() itself does not care (get_capture_buffer).  Without it a
- * reader wakes on its poll timeout, half a frame late on average.  0.13
- * and later wake every reader, and 0.15's STREAMON would want REQBUFS. */
+ * reader wakes on its poll timeout, half a frame late on average.  The
+ * release cannot be told from QUERYCAP (the kernel's version there: 0.12
+ * sets its own only before Linux 3.1, 0.15 never), so every v4l2loopback
+ * reader asks: 0.13 and later wake every reader anyway, and 0.15's
+ * vidioc_streamon answers EINVAL to a handle without REQBUFS, changing
+ * nothing. */
 static gboolean
 wants_loopback_reader_claim (FgrabDevice * device)
 {
   return !device->output && device->type == V4L2_BUF_TYPE_VIDEO_CAPTURE &&
-      strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0 &&
-      device->vcap.version < KERNEL_VERSION (0, 13, 0);
+      strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0;
 }
 
-/* Asked again until the driver takes it: it answers EIO while the node
- * has had no writer (ready_for_capture unset). */
+/* Asked again until the driver takes it or refuses for good: 0.12
+ * answers EIO while the node has had no writer (ready_for_capture
+ * unset). */
 static void
 claim_loopback_reader (FgrabDevice * device)
 {

@@ -156,8 +156,7 @@ querycap (FakeV4l2Device * dev, struct v4l2_capability *cap)
   g_strlcpy ((gchar *) cap->card, dev->card, sizeof (cap->card));
   g_strlcpy ((gchar *) cap->bus_info, "platform:fakev4l2",
       sizeof (cap->bus_info));
-  cap->version = dev->loopback_012 ? KERNEL_VERSION (0, 12, 7) :
-      LINUX_VERSION_CODE;
+  cap->version = LINUX_VERSION_CODE;
   cap->capabilities = dev->capabilities;
   cap->device_caps = dev->device_caps;
   return 0;

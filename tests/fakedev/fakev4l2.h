@@ -498,10 +498,10 @@ void fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk);
 void fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent);
 
 /* v4l2loopback 0.12.7's rules for readers, from its v4l2loopback.c:
- * QUERYCAP says driver "v4l2 loopback", version 0.12.7
- * (vidioc_querycap); a capture fd polls readable only once it called
- * VIDIOC_STREAMON(CAPTURE) (v4l2_loopback_poll wakes only an opener
- * that vidioc_streamon made a READER); that STREAMON fails with EIO
+ * QUERYCAP says driver "v4l2 loopback" and, on Linux 3.1 and later, the
+ * kernel's version (vidioc_querycap); a capture fd polls readable only
+ * once it called VIDIOC_STREAMON(CAPTURE) (v4l2_loopback_poll wakes only
+ * an opener that vidioc_streamon made a READER); that STREAMON fails with EIO
  * while the node has had no writer (!ready_for_capture, which the
  * writer's STREAMON(OUTPUT) or first write() sets), here while @writer
  * is FALSE.  read() does not depend on it (get_capture_buffer).  Use
