@@ -41,7 +41,8 @@
 #include <string.h>
 #include <time.h>
 #include <libv4lconvert.h>
-#include <libv4l-plugin.h>
+
+#include "v4lconvert-nodev.h"
 
 #include "fgrabhm12.h"
 
@@ -62,26 +63,6 @@ typedef struct
   struct v4lconvert_data *convert;
   struct v4l2_format in, out;
 } Bench;
-
-/* No device behind the converter: nothing it would probe (controls,
- * white balance) can add work or change the picture. */
-static int
-no_device_ioctl (void *priv, int fd, unsigned long int request, void *arg)
-{
-  if (request == VIDIOC_QUERYCAP) {
-    struct v4l2_capability *cap = arg;
-
-    memset (cap, 0, sizeof (*cap));
-    cap->capabilities = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_OUTPUT;
-    return 0;
-  }
-  errno = ENOTTY;
-  return -1;
-}
-
-static const struct libv4l_dev_ops no_device_ops = {
-  .ioctl = no_device_ioctl,
-};
 
 /* Not inlined: callgrind counts this function's instructions alone
  * (--toggle-collect=run). */
@@ -189,7 +170,7 @@ main (int argc, char **argv)
       b.src[i][p] = (guint8) (p * 2654435761u >> 24) + i;
   }
 
-  b.convert = v4lconvert_create_with_dev_ops (-1, NULL, &no_device_ops);
+  b.convert = v4lconvert_nodev_new ();
   if (b.convert == NULL) {
     fprintf (stderr, "fgrab-hm12: v4lconvert_create failed\n");
     return 1;

@@ -35,7 +35,8 @@
 #include <errno.h>
 #include <string.h>
 #include <libv4lconvert.h>
-#include <libv4l-plugin.h>
+
+#include "v4lconvert-nodev.h"
 
 #include <gst/check/gstcheck.h>
 
@@ -47,29 +48,6 @@
  * frame is always 720 pixels"). */
 #define CARD_LINE FGRAB_HM12_CARD_LINE
 
-/* libv4lconvert asks the device for its formats and controls when it is
- * created: here there is none, so that nothing of a device (the fake's
- * or a real one) changes what it does with the frames. */
-static int
-no_device_ioctl (void *priv, int fd, unsigned long int request, void *arg)
-{
-  if (request == VIDIOC_QUERYCAP) {
-    struct v4l2_capability *cap = arg;
-
-    /* a node that is not capture only: libv4lconvert adds no software
-     * controls (white balance, gamma) that could touch the picture */
-    memset (cap, 0, sizeof (*cap));
-    cap->capabilities = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_OUTPUT;
-    return 0;
-  }
-  errno = ENOTTY;
-  return -1;
-}
-
-static const struct libv4l_dev_ops no_device_ops = {
-  .ioctl = no_device_ioctl,
-};
-
 /* The picture libv4lconvert makes of @src: I420, @w x @h. */
 static guint8 *
 v4lconvert_i420 (guint8 * src, gsize src_size, guint w, guint h)
@@ -80,7 +58,7 @@ v4lconvert_i420 (guint8 * src, gsize src_size, guint w, guint h)
   guint8 *dst = g_malloc (size);
   int ret;
 
-  data = v4lconvert_create_with_dev_ops (-1, NULL, &no_device_ops);
+  data = v4lconvert_nodev_new ();
   fail_unless (data != NULL);
   memset (&in, 0, sizeof (in));
   in.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
