@@ -263,10 +263,12 @@ fi
 # The tests that failed, by name, next to the totals: a CI log is often
 # read from its end.  meson's result lines (once each: meson repeats a
 # failure in its summary) and the package test's TAP.
+# A grep that finds nothing is no error here: under pipefail it would end
+# the script before the totals line.
 failed_tests () {
-  grep -hE '^ *[0-9]+/[0-9]+ .* (FAIL|ERROR|TIMEOUT|SKIP|UNEXPECTEDPASS) ' "${outputs[@]}" 2>/dev/null |
+  { grep -hE '^ *[0-9]+/[0-9]+ .* (FAIL|ERROR|TIMEOUT|SKIP|UNEXPECTEDPASS) ' "${outputs[@]}" 2>/dev/null || true; } |
     awk '{ print "  " $4 " " $5 }' | awk '!seen[$0]++'
-  grep -h '^not ok ' "${outputs[@]}" 2>/dev/null | sed 's/^/  /'
+  { grep -h '^not ok ' "${outputs[@]}" 2>/dev/null || true; } | sed 's/^/  /'
 }
 # shellcheck source=/dev/null
 tt_print "$(. /etc/os-release && echo "${VERSION_CODENAME:-host}")=$kernel_log" "$dist_suite=$dist_logs/test-output-$dist_suite-kernel.txt"
