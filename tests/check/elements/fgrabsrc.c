@@ -1259,21 +1259,32 @@ GST_START_TEST (test_working_poll_is_waited_for_before_reading)
 
 GST_END_TEST;
 
+/* fgrabsrc playing from a camera with v4l2loopback 0.12's reader rules
+ * (@writer: the node has had one), at 30 fps with a deep queue. */
+static GstHarness *
+play_loopback_012 (FakeV4l2Device ** dev, gboolean writer)
+{
+  GstHarness *h;
+
+  *dev = fgrab_check_new_camera (FAKE_PATH);
+  fake_v4l2_device_set_loopback_012 (*dev, writer);
+  fake_v4l2_device_set_read_model (*dev, FAKE_V4L2_READ_LOOPBACK);
+  fake_v4l2_device_set_frame_mode (*dev, FAKE_V4L2_FRAMES_TIMED);
+  fake_v4l2_device_set_buffers (*dev, 32, 32);
+  h = new_harness (NULL);
+  gst_harness_play (h);
+  return h;
+}
+
 /* v4l2loopback 0.12 wakes a reader in poll() only after its
  * STREAMON(CAPTURE): the source asks for it, and then waits in poll for
  * each frame as on any driver whose poll works. */
 GST_START_TEST (test_loopback_012_reader_asks_to_be_woken)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
-  GstHarness *h;
+  FakeV4l2Device *dev;
+  GstHarness *h = play_loopback_012 (&dev, TRUE);
   guint64 empty;
 
-  fake_v4l2_device_set_loopback_012 (dev, TRUE);
-  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
-  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 32, 32);
-  h = new_harness (NULL);
-  gst_harness_play (h);
   pull_and_check_frames (h, dev, 20);
   fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
           VIDIOC_STREAMON), 1);
@@ -1292,17 +1303,11 @@ GST_END_TEST;
  * read, and is woken by poll once a writer has come. */
 GST_START_TEST (test_loopback_012_reader_asks_again_until_a_writer_comes)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
-  GstHarness *h;
+  FakeV4l2Device *dev;
+  GstHarness *h = play_loopback_012 (&dev, FALSE);
   guint64 empty;
   guint asked;
 
-  fake_v4l2_device_set_loopback_012 (dev, FALSE);
-  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
-  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 32, 32);
-  h = new_harness (NULL);
-  gst_harness_play (h);
   pull_and_check_frames (h, dev, 3);
   asked = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_STREAMON);
   fail_unless (asked >= 3, "STREAMON asked %u times for 3 frames", asked);
