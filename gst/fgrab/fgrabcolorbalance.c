@@ -25,7 +25,7 @@
 
 #include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
-#include "fgrabcontrols.h"
+#include "v4l2/fgrabnodecontrols.h"
 
 /* The user-class controls that adjust the picture, in the order the
  * channels are listed. */
@@ -82,8 +82,8 @@ static const GList *
 fgrab_color_balance_list_channels (GstColorBalance * balance)
 {
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (balance));
-  FgrabDevice *device = fgrab_object_ref_device (obj);
-  GPtrArray *controls = device ? fgrab_device_list_controls (device) : NULL;
+  FgrabNode *node = fgrab_object_ref_node (obj);
+  GPtrArray *controls = node ? fgrab_node_list_controls (node) : NULL;
   GList *channels = controls ? channels_of (controls) : NULL;
   const GList *result;
 
@@ -100,7 +100,7 @@ fgrab_color_balance_list_channels (GstColorBalance * balance)
   g_list_free_full (channels, g_object_unref);
   if (controls)
     g_ptr_array_unref (controls);
-  fgrab_device_unref (device);
+  fgrab_node_unref (node);
   return result;
 }
 

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "fgrabcontrolprops.h"
-#include "fgrabcontrols.h"
+#include "v4l2/fgrabnodecontrols.h"
 
 /**
  * GstFgrabSrc:extra-controls:
@@ -145,7 +145,7 @@ fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
     const gchar * name, gint value)
 {
   gint i = balance_index (id);
-  FgrabDevice *device;
+  FgrabNode *node;
 
   if (i >= 0) {
     GST_OBJECT_LOCK (obj->element);
@@ -153,10 +153,10 @@ fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
     obj->balance_set |= 1 << i;
     GST_OBJECT_UNLOCK (obj->element);
   }
-  device = fgrab_object_ref_device (obj);
-  if (device) {
-    post_refusals (obj, fgrab_device_set_control (device, id, name, value));
-    fgrab_device_unref (device);
+  node = fgrab_object_ref_node (obj);
+  if (node) {
+    post_refusals (obj, fgrab_node_set_control (node, id, name, value));
+    fgrab_node_unref (node);
   }
 }
 
@@ -164,21 +164,21 @@ gint
 fgrab_control_props_get_control (FgrabObject * obj, guint32 id)
 {
   gint i = balance_index (id), value = 0;
-  FgrabDevice *device = fgrab_object_ref_device (obj);
+  FgrabNode *node = fgrab_object_ref_node (obj);
 
-  if (device == NULL || !fgrab_device_get_control (device, id, &value)) {
+  if (node == NULL || !fgrab_node_get_control (node, id, &value)) {
     GST_OBJECT_LOCK (obj->element);
     value = i >= 0 ? obj->balance[i] : 0;
     GST_OBJECT_UNLOCK (obj->element);
   }
-  fgrab_device_unref (device);
+  fgrab_node_unref (node);
   return value;
 }
 
 /* The colour balance settings, then extra-controls: a control named in
  * both ends with the value extra-controls gives. */
 void
-fgrab_control_props_apply (FgrabObject * obj, FgrabDevice * device)
+fgrab_control_props_apply (FgrabObject * obj, FgrabNode * node)
 {
   GstStructure *settings;
   gint balance[G_N_ELEMENTS (balance_props)];
@@ -193,12 +193,12 @@ fgrab_control_props_apply (FgrabObject * obj, FgrabDevice * device)
 
   for (i = 0; i < G_N_ELEMENTS (balance_props); i++)
     if (set & (1 << i))
-      post_refusals (obj, fgrab_device_set_control (device,
+      post_refusals (obj, fgrab_node_set_control (node,
               balance_props[i].id, balance_props[i].name, balance[i]));
   if (settings == NULL)
     return;
   GST_DEBUG_OBJECT (obj->element, "setting %" GST_PTR_FORMAT, settings);
-  post_refusals (obj, fgrab_device_set_controls (device, settings));
+  post_refusals (obj, fgrab_node_set_controls (node, settings));
   gst_structure_free (settings);
 }
 
@@ -206,7 +206,7 @@ static void
 set_extra_controls (FgrabObject * obj, const GValue * value)
 {
   const GstStructure *s = gst_value_get_structure (value);
-  FgrabDevice *device;
+  FgrabNode *node;
   gboolean now;
 
   GST_OBJECT_LOCK (obj->element);
@@ -218,33 +218,33 @@ set_extra_controls (FgrabObject * obj, const GValue * value)
   GST_OBJECT_UNLOCK (obj->element);
 
   /* while open, at once: a bitrate or a picture setting changes live */
-  device = now ? fgrab_object_ref_device (obj) : NULL;
-  if (device && s) {
-    post_refusals (obj, fgrab_device_set_controls (device, s));
+  node = now ? fgrab_object_ref_node (obj) : NULL;
+  if (node && s) {
+    post_refusals (obj, fgrab_node_set_controls (node, s));
   }
-  fgrab_device_unref (device);
+  fgrab_node_unref (node);
 }
 
 static void
 get_extra_controls (FgrabObject * obj, GValue * value)
 {
   GstStructure *settings, *current = NULL;
-  FgrabDevice *device = fgrab_object_ref_device (obj);
+  FgrabNode *node = fgrab_object_ref_node (obj);
 
   GST_OBJECT_LOCK (obj->element);
   settings = obj->extra_controls ? gst_structure_copy (obj->extra_controls) :
       NULL;
   GST_OBJECT_UNLOCK (obj->element);
 
-  if (settings && device)
-    current = fgrab_device_read_controls (device, settings);
+  if (settings && node)
+    current = fgrab_node_read_controls (node, settings);
   gst_value_set_structure (value, current ? current : settings);
 
   if (current)
     gst_structure_free (current);
   if (settings)
     gst_structure_free (settings);
-  fgrab_device_unref (device);
+  fgrab_node_unref (node);
 }
 
 void

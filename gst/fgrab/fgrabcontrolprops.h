@@ -45,7 +45,7 @@ void fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
 /* The driver's value while open, else the setting (0 when unset). */
 gint fgrab_control_props_get_control (FgrabObject * obj, guint32 id);
 /* At open, after the input and norm and before the caps are probed. */
-void fgrab_control_props_apply (FgrabObject * obj, FgrabDevice * device);
+void fgrab_control_props_apply (FgrabObject * obj, FgrabNode * node);
 void fgrab_control_props_finalize (FgrabObject * obj);
 
 G_END_DECLS

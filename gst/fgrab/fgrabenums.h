@@ -25,7 +25,7 @@
 
 /* The enums and flags of the elements' properties, registered as GTypes
  * (marked as plugin API by the elements).  One file at the bottom, below
- * the device layer, so that every floor may name them: the device layer
+ * the node layer, so that every floor may name them: the node layer
  * takes a norm, the writer a write size. */
 
 G_BEGIN_DECLS

@@ -18,7 +18,7 @@
  */
 
 /* The one table of V4L2 pixel formats the plugin knows, shared by both
- * elements and the device layer.  A raw format is listed only where
+ * elements and the node layer.  A raw format is listed only where
  * GStreamer's video library describes exactly the same memory layout:
  * NV42, RGB565X, RGB555X, Y41P and the 4-bit-per-channel RGB formats have
  * no GstVideoFormat and are left out rather than mislabelled. */

@@ -111,7 +111,7 @@ fgrab_object_init (FgrabObject * obj, GstElement * element,
 void
 fgrab_object_finalize (FgrabObject * obj)
 {
-  fgrab_device_unref (obj->device);
+  fgrab_node_unref (obj->node);
   g_free (obj->device_path);
   gst_clear_caps (&obj->configured_caps);
   fgrab_control_props_finalize (obj);
@@ -258,7 +258,7 @@ fgrab_object_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (obj->element);
   switch (prop_id) {
     case FGRAB_PROP_DEVICE:
-      if (obj->device) {
+      if (obj->node) {
         /* the node is open from READY on: a new path needs NULL */
         GST_WARNING_OBJECT (obj->element,
             "device can only be changed in NULL state");
@@ -281,11 +281,11 @@ fgrab_object_set_property (GObject * object, guint prop_id,
       break;
     case FGRAB_PROP_ROUTE:
       obj->route = g_value_get_int (value);
-      obj->selection_pending = obj->device != NULL;
+      obj->selection_pending = obj->node != NULL;
       break;
     case FGRAB_PROP_NORM:
       obj->norm = g_value_get_enum (value);
-      obj->selection_pending = obj->device != NULL;
+      obj->selection_pending = obj->node != NULL;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -312,14 +312,14 @@ fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
 
   GST_OBJECT_LOCK (obj->element);
   /* the driver's values while open, unless a new one waits to be set */
-  driver = obj->device && !obj->selection_pending;
+  driver = obj->node && !obj->selection_pending;
   switch (prop_id) {
     case FGRAB_PROP_DEVICE:
       g_value_set_string (value, obj->device_path);
       break;
     case FGRAB_PROP_DEVICE_NAME:
-      g_value_take_string (value, obj->device ?
-          fgrab_device_dup_card (obj->device) : NULL);
+      g_value_take_string (value, obj->node ?
+          fgrab_node_dup_card (obj->node) : NULL);
       break;
     case FGRAB_PROP_BUFFERS:
       g_value_set_uint (value, obj->configured ? obj->actual.buffers :
@@ -351,7 +351,7 @@ fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
  * the formats, sizes and nominal rate, so this runs before the caps are
  * probed.  Unset ones leave the driver alone. */
 static gboolean
-select_route_and_norm (FgrabObject * obj, FgrabDevice * device)
+select_route_and_norm (FgrabObject * obj, FgrabNode * node)
 {
   GError *error = NULL;
   gint route, norm, actual_route, actual_norm;
@@ -361,7 +361,7 @@ select_route_and_norm (FgrabObject * obj, FgrabDevice * device)
   norm = obj->norm;
   GST_OBJECT_UNLOCK (obj->element);
 
-  if (!fgrab_device_select (device, route, norm, &actual_route, &actual_norm,
+  if (!fgrab_node_select (node, route, norm, &actual_route, &actual_norm,
           &error)) {
     FGRAB_ELEMENT_POST_ERROR (obj->element, error);
     g_error_free (error);
@@ -379,17 +379,17 @@ select_route_and_norm (FgrabObject * obj, FgrabDevice * device)
 /* Puts @device (the caller's reference) into the slot; what was there is
  * closed, even while a query still holds a reference, and dropped. */
 static void
-replace_device (FgrabObject * obj, FgrabDevice * device)
+replace_device (FgrabObject * obj, FgrabNode * node)
 {
-  FgrabDevice *old;
+  FgrabNode *old;
 
   GST_OBJECT_LOCK (obj->element);
-  old = obj->device;
-  obj->device = device;
+  old = obj->node;
+  obj->node = node;
   GST_OBJECT_UNLOCK (obj->element);
   if (old)
-    fgrab_device_close (old);
-  fgrab_device_unref (old);
+    fgrab_node_close (old);
+  fgrab_node_unref (old);
 }
 
 /* What the properties ask of the node, at open and again after a reopen
@@ -399,13 +399,13 @@ replace_device (FgrabObject * obj, FgrabDevice * device)
  * format (fgrab_object_apply_output_controls): v4l2loopback 0.15's
  * keep_format set before S_FMT pins the node to its default format. */
 static gboolean
-apply_settings (FgrabObject * obj, FgrabDevice * device)
+apply_settings (FgrabObject * obj, FgrabNode * node)
 {
-  if (!select_route_and_norm (obj, device))
+  if (!select_route_and_norm (obj, node))
     return FALSE;
   if (!obj->output)
-    fgrab_control_props_apply (obj, device);
-  return fgrab_tuning_apply (obj, device);
+    fgrab_control_props_apply (obj, node);
+  return fgrab_tuning_apply (obj, node);
 }
 
 void
@@ -415,8 +415,8 @@ fgrab_object_apply_output_controls (FgrabObject * obj)
   GST_OBJECT_LOCK (obj->element);
   obj->output_controls_due = TRUE;
   GST_OBJECT_UNLOCK (obj->element);
-  if (obj->device)
-    fgrab_control_props_apply (obj, obj->device);
+  if (obj->node)
+    fgrab_control_props_apply (obj, obj->node);
 }
 
 /* NULL->READY: opens the node and selects the route and norm; READY->NULL
@@ -425,7 +425,7 @@ static gboolean
 fgrab_object_open (FgrabObject * obj)
 {
   const FgrabDirection *dir = direction (obj->output);
-  FgrabDevice *device;
+  FgrabNode *node;
   GError *error = NULL;
   gchar *path;
 
@@ -441,24 +441,24 @@ fgrab_object_open (FgrabObject * obj)
     return FALSE;
   }
 
-  device = fgrab_device_new (path, obj->output);
+  node = fgrab_node_new (path, obj->output);
   g_free (path);
-  if (!fgrab_device_open (device, &error)) {
+  if (!fgrab_node_open (node, &error)) {
     FGRAB_ELEMENT_POST_ERROR (obj->element, error);
     g_error_free (error);
-    fgrab_device_unref (device);
+    fgrab_node_unref (node);
     return FALSE;
   }
-  GST_INFO_OBJECT (obj->element, "opened %s ('%s')", device->path,
-      device->vcap.card);
+  GST_INFO_OBJECT (obj->element, "opened %s ('%s')", node->path,
+      node->vcap.card);
 
-  if (!apply_settings (obj, device)) {
-    fgrab_device_unref (device);
+  if (!apply_settings (obj, node)) {
+    fgrab_node_unref (node);
     return FALSE;
   }
   obj->io_started = FALSE;
   obj->params_warned = FALSE;
-  replace_device (obj, device);
+  replace_device (obj, node);
   return TRUE;
 }
 
@@ -490,12 +490,12 @@ fgrab_object_reopen (FgrabObject * obj, gboolean post_errors)
 {
   GError *error = NULL;
 
-  if (!obj->io_started && fgrab_device_is_open (obj->device))
+  if (!obj->io_started && fgrab_node_is_open (obj->node))
     return TRUE;
 
   GST_DEBUG_OBJECT (obj->element, "reopening the device to end I/O");
   obj->io_started = FALSE;
-  if (fgrab_device_reopen (obj->device, &error))
+  if (fgrab_node_reopen (obj->node, &error))
     return TRUE;
 
   if (post_errors)
@@ -512,7 +512,7 @@ fgrab_object_restore (FgrabObject * obj)
   GST_DEBUG_OBJECT (obj->element, "reopening the device and setting it up "
       "again");
   obj->io_started = TRUE;
-  return fgrab_object_reopen (obj, TRUE) && apply_settings (obj, obj->device);
+  return fgrab_object_reopen (obj, TRUE) && apply_settings (obj, obj->node);
 }
 
 gboolean
@@ -528,8 +528,8 @@ fgrab_object_start (FgrabObject * obj)
   pending = obj->selection_pending;
   GST_OBJECT_UNLOCK (obj->element);
   /* a new input has a tuner of its own to tune */
-  return !pending || (select_route_and_norm (obj, obj->device) &&
-      fgrab_tuning_apply (obj, obj->device));
+  return !pending || (select_route_and_norm (obj, obj->node) &&
+      fgrab_tuning_apply (obj, obj->node));
 }
 
 void
@@ -564,14 +564,14 @@ without_colorimetry (GstCaps * caps)
 static GstCaps *
 fgrab_object_get_caps (FgrabObject * obj, GstPad * pad, GstCaps * filter)
 {
-  FgrabDevice *device = fgrab_object_ref_device (obj);
+  FgrabNode *node = fgrab_object_ref_node (obj);
   GstCaps *caps = NULL, *result;
 
-  if (device) {
-    caps = fgrab_device_probe_caps (device, NULL);
-    if (caps && device->output)
+  if (node) {
+    caps = fgrab_node_probe_caps (node, NULL);
+    if (caps && node->output)
       caps = without_colorimetry (caps);
-    fgrab_device_unref (device);
+    fgrab_node_unref (node);
   }
   if (caps == NULL)
     caps = gst_pad_get_pad_template_caps (pad);
@@ -587,13 +587,13 @@ fgrab_object_get_caps (FgrabObject * obj, GstPad * pad, GstCaps * filter)
 static void
 fgrab_object_set_flushing (FgrabObject * obj, gboolean flushing)
 {
-  FgrabDevice *device = fgrab_object_ref_device (obj);
+  FgrabNode *node = fgrab_object_ref_node (obj);
 
   GST_LOG_OBJECT (obj->element, "%s", flushing ? "flushing" :
       "no longer flushing");
-  if (device) {
-    fgrab_device_set_flushing (device, flushing);
-    fgrab_device_unref (device);
+  if (node) {
+    fgrab_node_set_flushing (node, flushing);
+    fgrab_node_unref (node);
   }
 }
 
@@ -601,7 +601,7 @@ gboolean
 fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
     FgrabStreamParams * params)
 {
-  FgrabDevice *device = obj->device;
+  FgrabNode *node = obj->node;
   GError *error = NULL;
   gboolean ok;
   guint mode;
@@ -619,16 +619,16 @@ fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
     params->period_d = fps_n;
   }
 
-  ok = fgrab_device_set_params (device, params, &error);
+  ok = fgrab_node_set_params (node, params, &error);
   if (!ok) {
     /* the driver runs at its own settings: say so once an open */
     if (!obj->params_warned)
       GST_ELEMENT_WARNING (obj->element, RESOURCE, SETTINGS,
-          (direction (obj->output)->params_refused, device->path),
+          (direction (obj->output)->params_refused, node->path),
           ("%s", error->message));
     obj->params_warned = TRUE;
     g_clear_error (&error);
-    if (!fgrab_device_get_params (device, params, NULL))
+    if (!fgrab_node_get_params (node, params, NULL))
       memset (params, 0, sizeof (*params));
   }
   if (mode != params->mode)
@@ -715,13 +715,13 @@ fgrab_object_post_no_caps_error (FgrabObject * obj)
 {
   GError *error = NULL;
   /* the probe says why its caps are empty */
-  GstCaps *caps = fgrab_device_probe_caps (obj->device, &error);
+  GstCaps *caps = fgrab_node_probe_caps (obj->node, &error);
 
   gst_clear_caps (&caps);
   if (error == NULL)
-    g_set_error (&error, FGRAB_DEVICE_ERROR, FGRAB_DEVICE_ERROR_FORMAT,
+    g_set_error (&error, FGRAB_NODE_ERROR, FGRAB_NODE_ERROR_FORMAT,
         "Device '%s' offers no format that GStreamer can represent.",
-        obj->device->path);
+        obj->node->path);
   FGRAB_ELEMENT_POST_ERROR (obj->element, error);
   g_error_free (error);
 }
@@ -732,10 +732,10 @@ fgrab_object_post_layout_error (FgrabObject * obj)
   struct v4l2_format fmt;
   const struct v4l2_pix_format *pix = &fmt.fmt.pix;
 
-  fgrab_device_get_format (obj->device, &fmt);
+  fgrab_node_get_format (obj->node, &fmt);
   GST_ELEMENT_ERROR (obj->element, CORE, NEGOTIATION,
       ("Device '%s' describes its frames in a way that cannot be used "
-          "(bytes per line or image size are wrong).", obj->device->path),
+          "(bytes per line or image size are wrong).", obj->node->path),
       ("bytesperline %u sizeimage %u", pix->bytesperline, pix->sizeimage));
 }
 

@@ -51,15 +51,15 @@ fgrab_object_get (GstElement * element)
   return g_object_get_qdata (G_OBJECT (element), fgrab_object_quark ());
 }
 
-FgrabDevice *
-fgrab_object_ref_device (FgrabObject * obj)
+FgrabNode *
+fgrab_object_ref_node (FgrabObject * obj)
 {
-  FgrabDevice *device;
+  FgrabNode *node;
 
   GST_OBJECT_LOCK (obj->element);
-  device = obj->device ? fgrab_device_ref (obj->device) : NULL;
+  node = obj->node ? fgrab_node_ref (obj->node) : NULL;
   GST_OBJECT_UNLOCK (obj->element);
-  return device;
+  return node;
 }
 
 void
@@ -81,31 +81,31 @@ fgrab_element_post_full (GstElement * element, GstMessageType type,
   }
 
   switch (error->code) {
-    case FGRAB_DEVICE_ERROR_NOT_FOUND:
-    case FGRAB_DEVICE_ERROR_NOT_DEVICE:
+    case FGRAB_NODE_ERROR_NOT_FOUND:
+    case FGRAB_NODE_ERROR_NOT_DEVICE:
       code = GST_RESOURCE_ERROR_NOT_FOUND;
       break;
-    case FGRAB_DEVICE_ERROR_PERMISSION:
-    case FGRAB_DEVICE_ERROR_OPEN:
+    case FGRAB_NODE_ERROR_PERMISSION:
+    case FGRAB_NODE_ERROR_OPEN:
       code = is_output ? GST_RESOURCE_ERROR_OPEN_WRITE :
           GST_RESOURCE_ERROR_OPEN_READ;
       break;
-    case FGRAB_DEVICE_ERROR_BUSY:
+    case FGRAB_NODE_ERROR_BUSY:
       code = GST_RESOURCE_ERROR_BUSY;
       break;
-    case FGRAB_DEVICE_ERROR_FORMAT:
+    case FGRAB_NODE_ERROR_FORMAT:
       domain = GST_CORE_ERROR;
       code = GST_CORE_ERROR_NEGOTIATION;
       break;
-    case FGRAB_DEVICE_ERROR_NOT_V4L2:
-    case FGRAB_DEVICE_ERROR_WRONG_DIRECTION:
-    case FGRAB_DEVICE_ERROR_NO_READWRITE:
-    case FGRAB_DEVICE_ERROR_SETTINGS:
-    case FGRAB_DEVICE_ERROR_CONTROL:
+    case FGRAB_NODE_ERROR_NOT_V4L2:
+    case FGRAB_NODE_ERROR_WRONG_DIRECTION:
+    case FGRAB_NODE_ERROR_NO_READWRITE:
+    case FGRAB_NODE_ERROR_SETTINGS:
+    case FGRAB_NODE_ERROR_CONTROL:
       code = GST_RESOURCE_ERROR_SETTINGS;
       break;
-    case FGRAB_DEVICE_ERROR_DISCONNECTED:
-    case FGRAB_DEVICE_ERROR_IO:
+    case FGRAB_NODE_ERROR_DISCONNECTED:
+    case FGRAB_NODE_ERROR_IO:
     default:
       code = is_output ? GST_RESOURCE_ERROR_WRITE : GST_RESOURCE_ERROR_READ;
       break;

@@ -22,7 +22,7 @@
 
 #include <gst/gst.h>
 
-#include "fgrabdevice.h"
+#include "v4l2/fgrabnode.h"
 
 /* The core of the element layer, which the property rooms
  * (fgrabcontrolprops.c, fgrabtuning.c, fgrabcolorbalance.c) and the
@@ -35,7 +35,7 @@
  * READY->NULL; a thread other than the one changing state (caps queries,
  * property getters, unlock) takes a reference under the object lock
  * before it touches the device.  The device has a lock of its own for its
- * state (see FgrabDevice).  Lock order: object lock, then device lock. */
+ * state (see FgrabNode).  Lock order: object lock, then device lock. */
 
 G_BEGIN_DECLS
 
@@ -106,7 +106,7 @@ typedef struct
   gint audio_mode;
 
   /* The device, NULL in NULL: set and cleared under the object lock. */
-  FgrabDevice *device;
+  FgrabNode *node;
   /* Stream state (state changes and the streaming thread): read() or
    * write() I/O ran since the node was opened, so a new format needs it
    * reopened; the caps and format configured, NULL until then and after
@@ -123,9 +123,9 @@ void fgrab_object_bind (FgrabObject * obj, GstElement * element);
 FgrabObject *fgrab_object_get (GstElement * element);
 
 /* The device with a reference of the caller's, or NULL. */
-FgrabDevice *fgrab_object_ref_device (FgrabObject * obj);
+FgrabNode *fgrab_object_ref_node (FgrabObject * obj);
 
-/* Posts @error, a FGRAB_DEVICE_ERROR, as the GST_ELEMENT_ERROR of the
+/* Posts @error, a FGRAB_NODE_ERROR, as the GST_ELEMENT_ERROR of the
  * matching domain and code: its first line for the user, the rest as
  * debug text, with the caller's file and line (as GST_ELEMENT_ERROR
  * has). */

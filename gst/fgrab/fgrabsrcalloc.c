@@ -212,7 +212,7 @@ new_pool (FgrabSrcAlloc * alloc, GstCaps * caps, guint size, guint min,
   if (!gst_buffer_pool_set_config (pool, config)) {
     GST_ELEMENT_ERROR (alloc->obj->element, RESOURCE, SETTINGS,
         ("Could not set up buffers of %u bytes for device '%s'.", size,
-            alloc->obj->device->path), (NULL));
+            alloc->obj->node->path), (NULL));
     gst_object_unref (pool);
     return NULL;
   }
@@ -234,7 +234,7 @@ check_hm12_size (FgrabSrcAlloc * alloc)
     GST_ELEMENT_ERROR (alloc->obj->element, CORE, NEGOTIATION,
         ("Device '%s' reports HM12 lines of %d bytes for a width of %u "
             "pixels, which cannot hold its 16-pixel tiles.",
-            alloc->obj->device->path, line, width),
+            alloc->obj->node->path, line, width),
         ("bytesperline %d: not a multiple of 16 or below the width rounded "
             "up to 16", line));
     return FALSE;
@@ -245,7 +245,7 @@ check_hm12_size (FgrabSrcAlloc * alloc)
       ("Device '%s' stores an HM12 frame of %ux%u in %" G_GSIZE_FORMAT
           " bytes, less than the %" G_GSIZE_FORMAT " bytes of its tiles. "
           "Ask for a height that is a multiple of 32, such as 480 or 576.",
-          alloc->obj->device->path, width, height, alloc->layout->sizeimage,
+          alloc->obj->node->path, width, height, alloc->layout->sizeimage,
           need), ("lines of %d bytes", line));
   return FALSE;
 }
@@ -292,7 +292,7 @@ fgrab_src_alloc_decide (FgrabSrcAlloc * alloc, const FgrabFormat * format,
   if (buf_size == 0) {
     GST_ELEMENT_ERROR (alloc->obj->element, RESOURCE, SETTINGS,
         ("Device '%s' reports an image size of 0 bytes.",
-            alloc->obj->device->path), (NULL));
+            alloc->obj->node->path), (NULL));
     return FALSE;
   }
   /* buffers in the default layout carry a video meta for who asks */

@@ -24,7 +24,7 @@
 #include "config.h"
 #endif
 
-#include "fgrabdevice.h"
+#include "v4l2/fgrabnode.h"
 #include "fgrabobject.h"
 #include "fgrabsrcrecovery.h"
 
@@ -149,7 +149,7 @@ gboolean
 fgrab_src_recovery_read_failed (FgrabSrcRecovery * rec, const gchar * path,
     GError * error)
 {
-  if (!g_error_matches (error, FGRAB_DEVICE_ERROR, FGRAB_DEVICE_ERROR_IO)) {
+  if (!g_error_matches (error, FGRAB_NODE_ERROR, FGRAB_NODE_ERROR_IO)) {
     FGRAB_ELEMENT_POST_ERROR (rec->element, error);
     return FALSE;
   }

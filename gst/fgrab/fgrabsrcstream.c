@@ -25,7 +25,7 @@
 
 #include <string.h>
 
-#include "fgrabencoder.h"
+#include "v4l2/fgrabnodeencoder.h"
 #include "fgrabsrcstream.h"
 
 #include "fgrabdebug.h"
@@ -49,9 +49,9 @@ fgrab_src_stream_init (FgrabSrcStream * st, GstElement * element,
 }
 
 void
-fgrab_src_stream_start (FgrabSrcStream * st, FgrabDevice * device)
+fgrab_src_stream_start (FgrabSrcStream * st, FgrabNode * node)
 {
-  gboolean has = fgrab_device_has_encoder_commands (device);
+  gboolean has = fgrab_node_has_encoder_commands (node);
 
   GST_OBJECT_LOCK (st->element);
   st->has_commands = has;
@@ -152,8 +152,8 @@ post_dropped_bytes (FgrabSrcStream * st)
 static gboolean
 follow_stream_type (FgrabSrcStream * st, FgrabObject * obj)
 {
-  FgrabDevice *device = fgrab_object_ref_device (obj);
-  GstCaps *caps = device ? fgrab_device_get_current_caps (device) : NULL;
+  FgrabNode *node = fgrab_object_ref_node (obj);
+  GstCaps *caps = node ? fgrab_node_get_current_caps (node) : NULL;
   gboolean ok = TRUE;
 
   /* downstream's fields may be in the caps negotiated */
@@ -173,12 +173,12 @@ follow_stream_type (FgrabSrcStream * st, FgrabObject * obj)
           ("The stream type of device '%s' was changed after the caps were "
               "negotiated, and downstream does not accept the new stream. "
               "Set the stream type (extra-controls) before the pipeline "
-              "starts.", device->path), ("the card delivers %" GST_PTR_FORMAT,
+              "starts.", node->path), ("the card delivers %" GST_PTR_FORMAT,
               caps));
   }
   gst_clear_caps (&caps);
-  if (device)
-    fgrab_device_unref (device);
+  if (node)
+    fgrab_node_unref (node);
   return ok;
 }
 
@@ -320,11 +320,11 @@ static gboolean
 send_stop (FgrabSrcStream * st, FgrabObject * obj)
 {
   GError *error = NULL;
-  FgrabDevice *device = fgrab_object_ref_device (obj);
+  FgrabNode *node = fgrab_object_ref_node (obj);
   GstClockID id;
 
-  if (device && fgrab_device_stop_encoder_at_gop_end (device, &error)) {
-    fgrab_device_unref (device);
+  if (node && fgrab_node_stop_encoder_at_gop_end (node, &error)) {
+    fgrab_node_unref (node);
     GST_INFO_OBJECT (st->element, "EOS: encoder stops at the end of its GOP");
     return TRUE;
   }
@@ -332,8 +332,8 @@ send_stop (FgrabSrcStream * st, FgrabObject * obj)
   GST_WARNING_OBJECT (st->element, "no drain, EOS at once: %s",
       error ? error->message : "no device");
   g_clear_error (&error);
-  if (device)
-    fgrab_device_unref (device);
+  if (node)
+    fgrab_node_unref (node);
   GST_OBJECT_LOCK (st->element);
   id = take_guard (st);
   GST_OBJECT_UNLOCK (st->element);
@@ -405,7 +405,7 @@ void
 fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj, gboolean pause)
 {
   GError *error = NULL;
-  FgrabDevice *device;
+  FgrabNode *node;
   gboolean go;
 
   GST_OBJECT_LOCK (st->element);
@@ -417,10 +417,10 @@ fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj, gboolean pause)
   if (!go)
     return;
 
-  device = fgrab_object_ref_device (obj);
-  if (device == NULL)
+  node = fgrab_object_ref_node (obj);
+  if (node == NULL)
     return;
-  if (!fgrab_device_pause_encoder (device, pause, &error)) {
+  if (!fgrab_node_pause_encoder (node, pause, &error)) {
     /* ivtv: EPERM once the capture ended; nothing is paused then */
     GST_DEBUG_OBJECT (st->element, "%s", error->message);
     g_clear_error (&error);
@@ -428,5 +428,5 @@ fgrab_src_stream_pause (FgrabSrcStream * st, FgrabObject * obj, gboolean pause)
     st->paused = FALSE;
     GST_OBJECT_UNLOCK (st->element);
   }
-  fgrab_device_unref (device);
+  fgrab_node_unref (node);
 }

@@ -58,7 +58,7 @@ void fgrab_src_stream_init (FgrabSrcStream * st, GstElement * element,
 /* At start(), the node open, and after each reopen (a new capture):
  * probes the encoder commands, and the next chunk is to be aligned.  A
  * drain under way goes on: see fgrab_src_stream_capturing. */
-void fgrab_src_stream_start (FgrabSrcStream * st, FgrabDevice * device);
+void fgrab_src_stream_start (FgrabSrcStream * st, FgrabNode * node);
 /* At stop(): a drain under way is forgotten. */
 void fgrab_src_stream_stop (FgrabSrcStream * st);
 

@@ -20,7 +20,7 @@
 #ifndef __FGRAB_SRC_VBI_H__
 #define __FGRAB_SRC_VBI_H__
 
-#include "fgrabvbi.h"
+#include "v4l2/fgrabnodevbi.h"
 
 /* fgrabsrc on a sliced VBI node: what a frame's records become besides
  * its captions, the WSS aspect ratio message when it changes and one

@@ -25,7 +25,7 @@
 #include "config.h"
 #endif
 
-#include "fgrabtuner.h"
+#include "v4l2/fgrabnodetuner.h"
 #include "fgrabtuning.h"
 
 /**
@@ -95,15 +95,15 @@ fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output)
 /* Sets the frequency and audio mode that are not to be kept; what failed
  * in each GError. */
 static void
-tune (FgrabDevice * device, guint64 frequency, gint audio_mode,
+tune (FgrabNode * node, guint64 frequency, gint audio_mode,
     GError ** frequency_error, GError ** audio_mode_error)
 {
   guint64 actual;
 
   if (frequency != 0)
-    fgrab_device_set_frequency (device, frequency, &actual, frequency_error);
+    fgrab_node_set_frequency (node, frequency, &actual, frequency_error);
   if (audio_mode != GST_FGRAB_AUDIO_MODE_KEEP)
-    fgrab_device_set_audio_mode (device, audio_mode, audio_mode_error);
+    fgrab_node_set_audio_mode (node, audio_mode, audio_mode_error);
 }
 
 static void
@@ -116,7 +116,7 @@ post_warning (FgrabObject * obj, GError * error)
 }
 
 gboolean
-fgrab_tuning_apply (FgrabObject * obj, FgrabDevice * device)
+fgrab_tuning_apply (FgrabObject * obj, FgrabNode * node)
 {
   GError *frequency_error = NULL, *audio_mode_error = NULL;
   guint64 frequency;
@@ -127,7 +127,7 @@ fgrab_tuning_apply (FgrabObject * obj, FgrabDevice * device)
   audio_mode = obj->audio_mode;
   GST_OBJECT_UNLOCK (obj->element);
 
-  tune (device, frequency, audio_mode, &frequency_error, &audio_mode_error);
+  tune (node, frequency, audio_mode, &frequency_error, &audio_mode_error);
   post_warning (obj, audio_mode_error);
   if (frequency_error == NULL)
     return TRUE;
@@ -143,7 +143,7 @@ fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value)
   GError *frequency_error = NULL, *audio_mode_error = NULL;
   guint64 frequency = 0;
   gint audio_mode = GST_FGRAB_AUDIO_MODE_KEEP;
-  FgrabDevice *device;
+  FgrabNode *node;
   gboolean pending;
 
   GST_OBJECT_LOCK (obj->element);
@@ -155,11 +155,11 @@ fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value)
   pending = obj->selection_pending;
   GST_OBJECT_UNLOCK (obj->element);
 
-  device = pending ? NULL : fgrab_object_ref_device (obj);
-  if (device == NULL)
+  node = pending ? NULL : fgrab_object_ref_node (obj);
+  if (node == NULL)
     return;
-  tune (device, frequency, audio_mode, &frequency_error, &audio_mode_error);
-  fgrab_device_unref (device);
+  tune (node, frequency, audio_mode, &frequency_error, &audio_mode_error);
+  fgrab_node_unref (node);
   post_warning (obj, frequency_error);
   post_warning (obj, audio_mode_error);
 }
@@ -167,7 +167,7 @@ fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value)
 void
 fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
 {
-  FgrabDevice *device = fgrab_object_ref_device (obj);
+  FgrabNode *node = fgrab_object_ref_node (obj);
   guint64 frequency;
   gint audio_mode, driver_mode = -1;
 
@@ -179,13 +179,13 @@ fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
 
   switch (prop_id) {
     case FGRAB_PROP_FREQUENCY:
-      if (device)
-        fgrab_device_get_frequency (device, &frequency);
+      if (node)
+        fgrab_node_get_frequency (node, &frequency);
       g_value_set_uint64 (value, frequency);
       break;
     case FGRAB_PROP_AUDIO_MODE:
-      if (device)
-        driver_mode = fgrab_device_get_audio_mode (device);
+      if (node)
+        driver_mode = fgrab_node_get_audio_mode (node);
       /* a mode newer than the enum reads as the setting */
       if (driver_mode >= 0 &&
           g_enum_get_value (g_type_class_peek (GST_TYPE_FGRAB_AUDIO_MODE),
@@ -194,10 +194,10 @@ fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
       g_value_set_enum (value, audio_mode);
       break;
     case FGRAB_PROP_SIGNAL:
-      g_value_set_int (value, device ? fgrab_device_get_signal (device) : 0);
+      g_value_set_int (value, node ? fgrab_node_get_signal (node) : 0);
       break;
     default:
       break;
   }
-  fgrab_device_unref (device);
+  fgrab_node_unref (node);
 }

@@ -40,7 +40,7 @@ void fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value);
 /* After the input and norm are selected: the frequency and audio mode set.
  * A frequency that cannot be set is an error (FALSE, posted), an audio
  * mode that cannot be a warning. */
-gboolean fgrab_tuning_apply (FgrabObject * obj, FgrabDevice * device);
+gboolean fgrab_tuning_apply (FgrabObject * obj, FgrabNode * node);
 
 G_END_DECLS
 #endif /* __FGRAB_TUNING_H__ */

@@ -106,16 +106,16 @@ done:
 
 /* The fgrab URI of @device (an absolute path), or NULL. */
 static gchar *
-fgrab_uri_from_device (const gchar * device)
+fgrab_uri_from_device (const gchar * node)
 {
   GstUri *uri;
   gchar *str;
 
-  if (device == NULL || device[0] != '/')
+  if (node == NULL || node[0] != '/')
     return NULL;
 
   /* the empty host makes the "//" of fgrab:///dev/video0 */
-  uri = gst_uri_new (FGRAB_URI_PROTOCOL, NULL, "", GST_URI_NO_PORT, device,
+  uri = gst_uri_new (FGRAB_URI_PROTOCOL, NULL, "", GST_URI_NO_PORT, node,
       NULL, NULL);
   str = gst_uri_to_string (uri);
   gst_uri_unref (uri);
@@ -156,7 +156,7 @@ uri_set_uri (GstURIHandler * handler, const gchar * uri, GError ** error)
     return FALSE;
 
   GST_OBJECT_LOCK (handler);
-  if (obj->device != NULL) {
+  if (obj->node != NULL) {
     GST_OBJECT_UNLOCK (handler);
     g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_STATE,
         "The device can only be changed in the NULL state");

@@ -94,10 +94,10 @@ static GstFgrabWriteSize
 choose_write_size (FgrabWriter * writer, GstFgrabWriteSize write_size)
 {
   if (write_size == GST_FGRAB_WRITE_SIZE_AUTO) {
-    write_size = fgrab_device_takes_frame_per_write (writer->obj->device) ?
+    write_size = fgrab_node_takes_frame_per_write (writer->obj->node) ?
         GST_FGRAB_WRITE_SIZE_PAYLOAD : GST_FGRAB_WRITE_SIZE_SIZEIMAGE;
     GST_INFO_OBJECT (writer->obj->element, "driver '%s' %s: writing frames %s",
-        writer->obj->device->vcap.driver,
+        writer->obj->node->vcap.driver,
         write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
         "takes one write() a frame" : "is taken to be vb2's write()",
         write_size == GST_FGRAB_WRITE_SIZE_PAYLOAD ?
@@ -132,7 +132,7 @@ gboolean
 fgrab_writer_configure (FgrabWriter * writer, GstCaps * caps,
     GstFgrabWriteSize write_size)
 {
-  FgrabDevice *device = writer->obj->device;
+  FgrabNode *node = writer->obj->node;
   const FgrabFormat *format = writer->obj->format;
   GstVideoInfo device_info;
   GError *error = NULL;
@@ -140,7 +140,7 @@ fgrab_writer_configure (FgrabWriter * writer, GstCaps * caps,
   /* none: the driver's format has no caps, and no layout either */
   writer->kind = format ? format->kind : FGRAB_FORMAT_KIND_RAW;
   /* encoded frames go out as they come: only raw ones need the layout */
-  if (!fgrab_device_get_layout (device, &device_info, &writer->layout) &&
+  if (!fgrab_node_get_layout (node, &device_info, &writer->layout) &&
       writer->kind == FGRAB_FORMAT_KIND_RAW) {
     fgrab_object_post_layout_error (writer->obj);
     return FALSE;
@@ -152,7 +152,7 @@ fgrab_writer_configure (FgrabWriter * writer, GstCaps * caps,
    * picture.  Written whole, each frame would overrun vb2's buffer and
    * shift all the frames after it; cut to sizeimage, it would lose half
    * its last chroma row without a word.  Refused, as fgrabsrc refuses it. */
-  if (!fgrab_device_check_frame_size (device, &writer->layout, &error)) {
+  if (!fgrab_node_check_frame_size (node, &writer->layout, &error)) {
     FGRAB_ELEMENT_POST_ERROR (writer->obj->element, error);
     g_error_free (error);
     return FALSE;
@@ -161,7 +161,7 @@ fgrab_writer_configure (FgrabWriter * writer, GstCaps * caps,
       (!gst_video_info_from_caps (&writer->info, caps) ||
           GST_VIDEO_INFO_N_PLANES (&writer->info) != writer->layout.n_planes)) {
     GST_ELEMENT_ERROR (writer->obj->element, CORE, NEGOTIATION,
-        ("Invalid video caps for device '%s'.", device->path),
+        ("Invalid video caps for device '%s'.", node->path),
         ("%" GST_PTR_FORMAT, caps));
     return FALSE;
   }
@@ -176,7 +176,7 @@ static GstFlowReturn
 write_frame (FgrabWriter * writer, const guint8 * data, gsize size,
     gboolean in_preroll)
 {
-  FgrabDevice *device = writer->obj->device;
+  FgrabNode *node = writer->obj->node;
   gboolean raw = writer->kind == FGRAB_FORMAT_KIND_RAW;
   gsize done = 0;
   guint calls = 0;
@@ -188,7 +188,7 @@ write_frame (FgrabWriter * writer, const guint8 * data, gsize size,
     guint n_writes = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_write (device, data + done, size - done,
+    res = fgrab_node_write (node, data + done, size - done,
         &written, &n_writes, &error);
     writer->obj->io_started = TRUE;
     done += written;
@@ -228,7 +228,7 @@ write_frame (FgrabWriter * writer, const guint8 * data, gsize size,
         break;
       case FGRAB_IO_EOS:
         GST_ELEMENT_ERROR (writer->obj->element, RESOURCE, WRITE,
-            ("Device '%s' stopped taking data.", device->path),
+            ("Device '%s' stopped taking data.", node->path),
             ("write() returned 0 after %" G_GSIZE_FORMAT " of %"
                 G_GSIZE_FORMAT " bytes", done, size));
         return GST_FLOW_ERROR;
@@ -280,7 +280,7 @@ render_raw (FgrabWriter * writer, GstBuffer * buf, gboolean in_preroll)
 map_failed:
   GST_ELEMENT_ERROR (writer->obj->element, RESOURCE, WRITE,
       ("Could not map a video frame of %" G_GSIZE_FORMAT " bytes for "
-          "device '%s'.", gst_buffer_get_size (buf), writer->obj->device->path),
+          "device '%s'.", gst_buffer_get_size (buf), writer->obj->node->path),
       ("%s %dx%d", gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
               (&writer->info)), GST_VIDEO_INFO_WIDTH (&writer->info),
           GST_VIDEO_INFO_HEIGHT (&writer->info)));
@@ -306,7 +306,7 @@ render_encoded (FgrabWriter * writer, GstBuffer * buf, gboolean in_preroll)
         ("A frame of %" G_GSIZE_FORMAT " bytes is larger than the %"
             G_GSIZE_FORMAT " bytes device '%s' takes a frame: readers get "
             "it cut in parts. Lower the encoder's quality or bit rate.",
-            map.size, sizeimage, writer->obj->device->path), (NULL));
+            map.size, sizeimage, writer->obj->node->path), (NULL));
     writer->oversize_warned = TRUE;
   }
   if (map.size > 0 && writer->pad_to_sizeimage) {

@@ -26,7 +26,7 @@
  * /dev/video* node whose own capabilities (device_caps) have
  * V4L2_CAP_READWRITE, as a "Video/Source" when it captures and a
  * "Video/Sink" when it outputs (a v4l2loopback node can be both).  Each
- * device carries the node's card name, the caps the device layer probes
+ * device carries the node's card name, the caps the node layer probes
  * (the same caps the element offers), and `device.api=fgrab` with
  * `fgrab.io-method=read` or `write`, which tells them apart from the same
  * node listed by v4l2's own provider.  gst_device_create_element() gives an
@@ -53,8 +53,8 @@
 
 #include <glib-unix.h>
 
-#include "fgrabcontrols.h"
-#include "fgrabdevice.h"
+#include "v4l2/fgrabnodecontrols.h"
+#include "v4l2/fgrabnode.h"
 #include "gstfgrabdeviceprovider.h"
 #include "gstfgrabsink.h"
 #include "gstfgrabsrc.h"
@@ -200,9 +200,9 @@ gst_fgrab_device_init (GstFgrabDevice * self)
 /* fgrab.controls: the names of the node's controls, as extra-controls
  * takes them, for an application's settings UI. */
 static void
-add_controls (GstStructure * props, FgrabDevice * node)
+add_controls (GstStructure * props, FgrabNode * node)
 {
-  GPtrArray *controls = fgrab_device_list_controls (node);
+  GPtrArray *controls = fgrab_node_list_controls (node);
   GValue names = G_VALUE_INIT;
   guint i;
 
@@ -224,7 +224,7 @@ add_controls (GstStructure * props, FgrabDevice * node)
 /* A device for @node, open and probed, or NULL if its caps are empty (no
  * format the elements can describe). */
 static GstDevice *
-device_from_node (FgrabDevice * node)
+device_from_node (FgrabNode * node)
 {
   GstFgrabDevice *device;
   GstStructure *props;
@@ -234,7 +234,7 @@ device_from_node (FgrabDevice * node)
   /* the node is this probe's own: no other thread sees it */
   const gchar *card = (const gchar *) node->vcap.card;
 
-  caps = fgrab_device_probe_caps (node, &error);
+  caps = fgrab_node_probe_caps (node, &error);
   if (caps == NULL || gst_caps_is_empty (caps)) {
     GST_DEBUG ("%s: not listed as a %s: %s", node->path,
         node->output ? "sink" : "source", error->message);
@@ -273,7 +273,7 @@ device_from_node (FgrabDevice * node)
 }
 
 /* The devices (floating) of the node at @path: one for each direction it
- * supports with read() or write().  The device layer opens and checks the
+ * supports with read() or write().  The node layer opens and checks the
  * node exactly as the elements will, so what is listed is what works.
  * *retry is set when the node exists but its driver did not answer yet. */
 static GList *
@@ -285,16 +285,16 @@ probe_node (const gchar * path, gboolean * retry)
   *retry = FALSE;
   for (i = 0; i < 2; i++) {
     gboolean output = (i == 1);
-    FgrabDevice *node = fgrab_device_new (path, output);
+    FgrabNode *node = fgrab_node_new (path, output);
     GError *error = NULL;
     gboolean other_direction;
 
-    if (fgrab_device_open (node, &error)) {
+    if (fgrab_node_open (node, &error)) {
       GstDevice *device = device_from_node (node);
 
       if (device)
         devices = g_list_append (devices, device);
-      fgrab_device_unref (node);
+      fgrab_node_unref (node);
       continue;
     }
 
@@ -303,15 +303,14 @@ probe_node (const gchar * path, gboolean * retry)
     /* the other direction is worth a try only when this one was refused
      * for its direction; a node that cannot be opened at all is refused
      * the same way again */
-    other_direction = g_error_matches (error, FGRAB_DEVICE_ERROR,
-        FGRAB_DEVICE_ERROR_WRONG_DIRECTION) ||
-        g_error_matches (error, FGRAB_DEVICE_ERROR,
-        FGRAB_DEVICE_ERROR_NO_READWRITE);
-    if (g_error_matches (error, FGRAB_DEVICE_ERROR,
-            FGRAB_DEVICE_ERROR_NOT_FOUND))
+    other_direction = g_error_matches (error, FGRAB_NODE_ERROR,
+        FGRAB_NODE_ERROR_WRONG_DIRECTION) ||
+        g_error_matches (error, FGRAB_NODE_ERROR,
+        FGRAB_NODE_ERROR_NO_READWRITE);
+    if (g_error_matches (error, FGRAB_NODE_ERROR, FGRAB_NODE_ERROR_NOT_FOUND))
       *retry = TRUE;
     g_error_free (error);
-    fgrab_device_unref (node);
+    fgrab_node_unref (node);
     if (!other_direction)
       break;
   }

@@ -67,7 +67,7 @@
 
 #include <gst/video/video.h>
 
-#include "fgrabdevice.h"
+#include "v4l2/fgrabnode.h"
 #include "fgrabobject.h"
 #include "fgraburi.h"
 #include "fgrabwriter.h"
@@ -173,7 +173,7 @@ static gboolean gst_fgrab_sink_reopen (GstFgrabSink * self,
 static gboolean
 gst_fgrab_sink_check_formats (GstFgrabSink * self)
 {
-  GstCaps *caps = fgrab_device_probe_caps (self->obj.device, NULL);
+  GstCaps *caps = fgrab_node_probe_caps (self->obj.node, NULL);
   gboolean ok = caps != NULL && !gst_caps_is_empty (caps);
 
   if (!ok)
@@ -258,7 +258,7 @@ static void
 configure_params (GstFgrabSink * self, gint fps_n, gint fps_d)
 {
   FgrabStreamParams params;
-  const gchar *path = self->obj.device->path;
+  const gchar *path = self->obj.node->path;
   gboolean rate_asked = fps_n > 0 && fps_d > 0;
 
   if (!fgrab_object_set_params (&self->obj, fps_n, fps_d, &params) ||
@@ -286,13 +286,13 @@ configure_params (GstFgrabSink * self, gint fps_n, gint fps_d)
 static gboolean
 gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
 {
-  FgrabDevice *device = self->obj.device;
+  FgrabNode *node = self->obj.node;
   GError *error = NULL;
   const GstStructure *s;
   gint fps_n = 0, fps_d = 1;
   GstFgrabWriteSize write_size;
 
-  if (device == NULL || !gst_caps_is_fixed (caps))
+  if (node == NULL || !gst_caps_is_fixed (caps))
     return FALSE;
 
   /* hold @caps: it may be the configuration cleared below */
@@ -302,12 +302,12 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   if (!gst_fgrab_sink_reopen (self, TRUE))
     goto failed;
 
-  if (!fgrab_device_set_format (device, caps, &error)) {
+  if (!fgrab_node_set_format (node, caps, &error)) {
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     goto failed;
   }
-  fgrab_device_claim_loopback_output (device);
+  fgrab_node_claim_loopback_output (node);
   fgrab_object_apply_output_controls (&self->obj);
 
   s = gst_caps_get_structure (caps, 0);
@@ -318,7 +318,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
   GST_OBJECT_LOCK (self);
   write_size = self->write_size;
   GST_OBJECT_UNLOCK (self);
-  self->obj.format = fgrab_device_get_format (device, NULL);
+  self->obj.format = fgrab_node_get_format (node, NULL);
   if (!fgrab_writer_configure (&self->writer, caps, write_size))
     goto failed;
   if (self->obj.format->kind == FGRAB_FORMAT_KIND_RAW) {
@@ -513,8 +513,8 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
     }
   }
 
-  if (self->obj.format == NULL || self->obj.device == NULL ||
-      !fgrab_device_is_open (self->obj.device))
+  if (self->obj.format == NULL || self->obj.node == NULL ||
+      !fgrab_node_is_open (self->obj.node))
     return GST_FLOW_NOT_NEGOTIATED;
 
   if (self->writer.partial) {

@@ -68,7 +68,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabcolorbalance.h"
-#include "fgrabdevice.h"
+#include "v4l2/fgrabnode.h"
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgrabsrcalloc.h"
@@ -185,8 +185,8 @@ gst_fgrab_src_fixate (GstBaseSrc * bsrc, GstCaps * caps)
   GstStructure *s;
   gint cur_w = 640, cur_h = 480, cur_fps_n = 30, cur_fps_d = 1;
 
-  if (self->obj.device)
-    current = fgrab_device_get_current_caps (self->obj.device);
+  if (self->obj.node)
+    current = fgrab_node_get_current_caps (self->obj.node);
 
   if (current) {
     GstStructure *cs = gst_caps_get_structure (current, 0);
@@ -282,11 +282,11 @@ configure_rate (GstFgrabSrc * self, gint req_n, gint req_d)
           req_n, req_d) != 0)
     GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
         ("The driver of '%s' set the frame rate to %d/%d instead of the "
-            "requested %d/%d.", self->obj.device->path, self->fps_n,
+            "requested %d/%d.", self->obj.node->path, self->fps_n,
             self->fps_d, req_n, req_d), (NULL));
   GST_INFO_OBJECT (self, "driver runs at %d/%d fps (asked %d/%d)",
       self->fps_n, self->fps_d, req_n, req_d);
-  fgrab_device_set_frame_period (self->obj.device, self->period);
+  fgrab_node_set_frame_period (self->obj.node, self->period);
 }
 
 /* A VBI node has no S_PARM of its own (vivid refuses it): its frames
@@ -295,7 +295,7 @@ static void
 configure_vbi_rate (GstFgrabSrc * self)
 {
   FgrabStreamParams params = { 0, };
-  GstCaps *current = fgrab_device_get_current_caps (self->obj.device);
+  GstCaps *current = fgrab_node_get_current_caps (self->obj.node);
   gint n = 0, d = 1;
 
   if (current && gst_structure_get_fraction (gst_caps_get_structure (current,
@@ -305,7 +305,7 @@ configure_vbi_rate (GstFgrabSrc * self)
   }
   gst_clear_caps (&current);
   set_rate (self, &params);
-  fgrab_device_set_frame_period (self->obj.device, self->period);
+  fgrab_node_set_frame_period (self->obj.node, self->period);
 }
 
 /* The rate of the format just set: S_PARM with @req_n/@req_d for video,
@@ -313,7 +313,7 @@ configure_vbi_rate (GstFgrabSrc * self)
 static void
 configure_stream_rate (GstFgrabSrc * self, gint req_n, gint req_d)
 {
-  const FgrabFormat *format = fgrab_device_get_format (self->obj.device, NULL);
+  const FgrabFormat *format = fgrab_node_get_format (self->obj.node, NULL);
 
   if (format != NULL && fgrab_format_is_vbi (format))
     configure_vbi_rate (self);
@@ -326,14 +326,14 @@ configure_stream_rate (GstFgrabSrc * self, gint req_n, gint req_d)
 static gboolean
 configure_layout (GstFgrabSrc * self)
 {
-  FgrabDevice *device = self->obj.device;
+  FgrabNode *node = self->obj.node;
   GError *error = NULL;
 
   /* read through the device lock: a codec control set by the application
    * meanwhile makes the device read its format again */
-  self->obj.format = fgrab_device_get_format (device, NULL);
+  self->obj.format = fgrab_node_get_format (node, NULL);
   if (self->obj.format == NULL ||
-      !fgrab_device_get_layout (device, &self->info, &self->layout)) {
+      !fgrab_node_get_layout (node, &self->info, &self->layout)) {
     fgrab_object_post_layout_error (&self->obj);
     return FALSE;
   }
@@ -341,7 +341,7 @@ configure_layout (GstFgrabSrc * self)
   /* Every buffer of a driver whose sizeimage is below the frame GStreamer
    * describes comes short of it (vivid rounds the chroma of 4:2:0 at an
    * odd height down), and each would be dropped. */
-  if (!fgrab_device_check_frame_size (device, &self->layout, &error)) {
+  if (!fgrab_node_check_frame_size (node, &self->layout, &error)) {
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     return FALSE;
@@ -378,7 +378,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
     req_n = 0;
 
   result = format_caps (caps);
-  if (!fgrab_device_set_format (self->obj.device, result, &error)) {
+  if (!fgrab_node_set_format (self->obj.node, result, &error)) {
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
     goto failed;
@@ -394,7 +394,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   }
   fgrab_frame_clock_configure (&self->fclock,
       self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM, self->period);
-  fgrab_device_set_stall_timeout (self->obj.device,
+  fgrab_node_set_stall_timeout (self->obj.node,
       fgrab_src_recovery_timeout (&self->recovery,
           self->obj.format) * GST_SECOND);
   self->obj.configured_caps = gst_caps_ref (result);
@@ -426,7 +426,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   if (caps == NULL || gst_caps_is_empty (caps)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("None of the formats of device '%s' is accepted downstream.",
-            self->obj.device->path), ("device offers %" GST_PTR_FORMAT,
+            self->obj.node->path), ("device offers %" GST_PTR_FORMAT,
             thiscaps));
     gst_caps_unref (thiscaps);
     gst_clear_caps (&caps);
@@ -452,7 +452,7 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Device '%s' runs with caps that downstream does not accept. "
             "If only the frame rate differs, add videorate or allow the "
-            "rate the driver chose.", self->obj.device->path),
+            "rate the driver chose.", self->obj.node->path),
         ("%" GST_PTR_FORMAT, result));
     gst_caps_unref (result);
     return FALSE;
@@ -482,7 +482,7 @@ gst_fgrab_src_set_caps (GstBaseSrc * bsrc, GstCaps * caps)
   if (!ok)
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Device '%s' cannot run with the caps it was given.",
-            self->obj.device->path), ("given %" GST_PTR_FORMAT ", driver %"
+            self->obj.node->path), ("given %" GST_PTR_FORMAT ", driver %"
             GST_PTR_FORMAT, caps, result));
   gst_caps_unref (result);
   return ok;
@@ -509,7 +509,7 @@ gst_fgrab_src_start (GstBaseSrc * bsrc)
 
   if (!fgrab_object_start (&self->obj))
     return FALSE;
-  fgrab_src_stream_start (&self->stream, self->obj.device);
+  fgrab_src_stream_start (&self->stream, self->obj.node);
   return TRUE;
 }
 
@@ -522,7 +522,7 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
       G_GUINT64_FORMAT " dropped, %" G_GUINT64_FORMAT " stream bytes dropped "
       "before the first pack or packet, %" G_GUINT64_FORMAT " empty reads",
       self->fclock.frames, self->fclock.dropped, self->stream.dropped,
-      self->obj.device ? self->obj.device->empty_reads : 0);
+      self->obj.node ? self->obj.node->empty_reads : 0);
 
   fgrab_src_stream_stop (&self->stream);
 
@@ -569,7 +569,7 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
 static gboolean
 restore_device (GstFgrabSrc * self, const gchar * after)
 {
-  FgrabDevice *device = self->obj.device;
+  FgrabNode *node = self->obj.node;
   FgrabFrameLayout layout;
   GstVideoInfo info;
   GError *error = NULL;
@@ -579,7 +579,7 @@ restore_device (GstFgrabSrc * self, const gchar * after)
   if (!fgrab_object_restore (&self->obj))
     return FALSE;
   caps = format_caps (self->obj.configured_caps);
-  ok = fgrab_device_set_format (device, caps, &error);
+  ok = fgrab_node_set_format (node, caps, &error);
   gst_caps_unref (caps);
   if (!ok) {
     FGRAB_ELEMENT_POST_ERROR (self, error);
@@ -587,19 +587,19 @@ restore_device (GstFgrabSrc * self, const gchar * after)
     return FALSE;
   }
   configure_stream_rate (self, self->fps_n, self->fps_d);
-  /* both layouts come zeroed from fgrab_device_get_layout, padding too */
-  if (fgrab_device_get_format (device, NULL) != self->obj.format ||
-      !fgrab_device_get_layout (device, &info, &layout) ||
+  /* both layouts come zeroed from fgrab_node_get_layout, padding too */
+  if (fgrab_node_get_format (node, NULL) != self->obj.format ||
+      !fgrab_node_get_layout (node, &info, &layout) ||
       memcmp (&layout, &self->layout, sizeof (layout)) != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ,
         ("Device '%s' changed its format when it was reopened after %s.",
-            device->path, after), (NULL));
+            node->path, after), (NULL));
     return FALSE;
   }
   /* the frames lost while the node was closed are not measured */
   fgrab_frame_clock_forget_gap (&self->fclock);
   /* a new capture: its encoder starts again, its stream on a boundary */
-  fgrab_src_stream_start (&self->stream, device);
+  fgrab_src_stream_start (&self->stream, node);
   return TRUE;
 }
 
@@ -613,14 +613,14 @@ restore_device (GstFgrabSrc * self, const gchar * after)
 static GstFlowReturn
 read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
 {
-  FgrabDevice *device = self->obj.device;
+  FgrabNode *node = self->obj.node;
   GError *error = NULL;
 
   for (;;) {
     gsize n = 0;
     FgrabIoResult res;
 
-    res = fgrab_device_read (device, data, self->alloc.read_size, &n, &error);
+    res = fgrab_node_read (node, data, self->alloc.read_size, &n, &error);
     self->obj.io_started = TRUE;
 
     switch (res) {
@@ -632,7 +632,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
           fgrab_src_stream_drained (&self->stream);
           return GST_FLOW_EOS;
         }
-        if (!fgrab_src_recovery_read_done (&self->recovery, device->path, n)
+        if (!fgrab_src_recovery_read_done (&self->recovery, node->path, n)
             || (self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM &&
                 !fgrab_src_stream_capturing (&self->stream, &self->obj)))
           return GST_FLOW_EOS;
@@ -647,12 +647,12 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
          * drain's hang guard: reopening would start the encoder again */
         if (fgrab_src_stream_is_draining (&self->stream))
           break;
-        if (!fgrab_src_recovery_stalled (&self->recovery, device->path,
+        if (!fgrab_src_recovery_stalled (&self->recovery, node->path,
                 self->obj.format) || !restore_device (self, "a stall"))
           return GST_FLOW_ERROR;
         break;
       case FGRAB_IO_ERROR:
-        if (!fgrab_src_recovery_read_failed (&self->recovery, device->path,
+        if (!fgrab_src_recovery_read_failed (&self->recovery, node->path,
                 error)) {
           g_error_free (error);
           return GST_FLOW_ERROR;
@@ -728,7 +728,7 @@ fill_sliced_vbi (GstFgrabSrc * self, GstBuffer * buf)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_GAP);
   fgrab_frame_clock_stamp (&self->fclock, buf, size);
   fgrab_src_vbi_report (&self->vbi, &frame, GST_BUFFER_PTS (buf),
-      self->obj.device->path, size);
+      self->obj.node->path, size);
   return GST_FLOW_OK;
 }
 

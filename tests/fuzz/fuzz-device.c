@@ -51,7 +51,7 @@
 
 #include "fgrabdevice.h"
 
-/* The fuzzer refuses any frame the device layer accepts above this: it is
+/* The fuzzer refuses any frame the node layer accepts above this: it is
  * more than any frame fgrab can meet (FGRAB_MAX_FRAME_SIZE) and catches a
  * layout that would make the element allocate gigabytes. */
 #define FUZZ_MAX_FRAME (512 * 1024 * 1024)
@@ -352,7 +352,7 @@ fuzz_write (int fd, const void *buf, size_t count)
   return n;
 }
 
-/* What the device layer accepted must be self-consistent; anything else
+/* What the node layer accepted must be self-consistent; anything else
  * is a bug the fuzzer reports by aborting. */
 #define FUZZ_ASSERT(cond) G_STMT_START {                                    \
   if (!(cond)) {                                                            \
@@ -363,7 +363,7 @@ fuzz_write (int fd, const void *buf, size_t count)
 } G_STMT_END
 
 static void
-check_layout (FgrabDevice * device, const GstVideoInfo * info,
+check_layout (FgrabNode * device, const GstVideoInfo * info,
     const FgrabFrameLayout * layout)
 {
   guint p;
@@ -398,7 +398,7 @@ check_layout (FgrabDevice * device, const GstVideoInfo * info,
 /* Assembles one raw frame as fgrabsrc does: reads until the driver's
  * sizeimage, or until a short read past the payload. */
 static void
-read_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
+read_frames (FgrabNode * device, const FgrabFrameLayout * layout)
 {
   gsize read_size = layout->sizeimage;
   guint8 *frame;
@@ -418,7 +418,7 @@ read_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
     for (;;) {
       GError *error = NULL;
       gsize want = read_size - got, n = 0;
-      FgrabIoResult res = fgrab_device_read (device, frame + got, want, &n,
+      FgrabIoResult res = fgrab_node_read (device, frame + got, want, &n,
           &error);
 
       if (res == FGRAB_IO_OK) {
@@ -437,8 +437,8 @@ read_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
 
         FUZZ_ASSERT (error != NULL && error->message != NULL);
         /* like fgrabsrc: a hiccup drops the frame, anything else ends */
-        transient = g_error_matches (error, FGRAB_DEVICE_ERROR,
-            FGRAB_DEVICE_ERROR_IO) && ++errors < 16;
+        transient = g_error_matches (error, FGRAB_NODE_ERROR,
+            FGRAB_NODE_ERROR_IO) && ++errors < 16;
         g_error_free (error);
         if (!transient) {
           g_free (frame);
@@ -456,7 +456,7 @@ read_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
 }
 
 static void
-write_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
+write_frames (FgrabNode * device, const FgrabFrameLayout * layout)
 {
   gsize size = MAX (layout->payload, 1);
   guint8 *frame = g_malloc0 (size);
@@ -466,7 +466,7 @@ write_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
     GError *error = NULL;
     gsize written = 0;
     guint n_writes = 0;
-    FgrabIoResult res = fgrab_device_write (device, frame, size, &written,
+    FgrabIoResult res = fgrab_node_write (device, frame, size, &written,
         &n_writes, &error);
 
     FUZZ_ASSERT (written <= size);
@@ -480,11 +480,11 @@ write_frames (FgrabDevice * device, const FgrabFrameLayout * layout)
   g_free (frame);
 }
 
-/* The device layer alone, driven as the elements drive it. */
+/* The node layer alone, driven as the elements drive it. */
 static void
 run_device (gboolean output, guint choice)
 {
-  FgrabDevice *device = fgrab_device_new (FUZZ_PATH, output);
+  FgrabNode *device = fgrab_node_new (FUZZ_PATH, output);
   GError *error = NULL;
   GstCaps *caps, *current, *fixed;
   FgrabStreamParams params;
@@ -493,17 +493,17 @@ run_device (gboolean output, guint choice)
   gchar *card;
   gint fps_n = 0, fps_d = 1;
 
-  if (!fgrab_device_open (device, &error)) {
+  if (!fgrab_node_open (device, &error)) {
     FUZZ_ASSERT (error != NULL && strchr (error->message, '\n') != NULL);
     g_error_free (error);
-    fgrab_device_unref (device);
+    fgrab_node_unref (device);
     return;
   }
-  card = fgrab_device_dup_card (device);
+  card = fgrab_node_dup_card (device);
   FUZZ_ASSERT (card != NULL && strlen (card) < sizeof (device->vcap.card));
   g_free (card);
 
-  caps = fgrab_device_probe_caps (device, &error);
+  caps = fgrab_node_probe_caps (device, &error);
   FUZZ_ASSERT (caps != NULL);
   /* empty caps, and only they, come with the reason */
   FUZZ_ASSERT (gst_caps_is_empty (caps) == (error != NULL));
@@ -512,7 +512,7 @@ run_device (gboolean output, guint choice)
     g_clear_error (&error);
   }
   g_free (gst_caps_to_string (caps));
-  current = fgrab_device_get_current_caps (device);
+  current = fgrab_node_get_current_caps (device);
   if (current) {
     FUZZ_ASSERT (gst_caps_is_fixed (current) || !gst_caps_is_empty (current));
     gst_caps_unref (current);
@@ -530,7 +530,7 @@ run_device (gboolean output, guint choice)
       &fps_n, &fps_d);
   gst_structure_remove_field (gst_caps_get_structure (fixed, 0), "framerate");
 
-  if (!fgrab_device_set_format (device, fixed, &error)) {
+  if (!fgrab_node_set_format (device, fixed, &error)) {
     FUZZ_ASSERT (error != NULL);
     g_clear_error (&error);
     gst_caps_unref (fixed);
@@ -544,25 +544,25 @@ run_device (gboolean output, guint choice)
     params.period_n = fps_d;
     params.period_d = fps_n;
   }
-  if (!fgrab_device_set_params (device, &params, &error)) {
+  if (!fgrab_node_set_params (device, &params, &error)) {
     g_clear_error (&error);
-    if (!fgrab_device_get_params (device, &params, &error))
+    if (!fgrab_node_get_params (device, &params, &error))
       g_clear_error (&error);
   }
 
-  if (!fgrab_device_get_layout (device, &info, &layout))
+  if (!fgrab_node_get_layout (device, &info, &layout))
     goto done;
   check_layout (device, &info, &layout);
 
-  fgrab_device_set_frame_period (device, 2 * GST_MSECOND);
+  fgrab_node_set_frame_period (device, 2 * GST_MSECOND);
   if (output)
     write_frames (device, &layout);
   else
     read_frames (device, &layout);
 
 done:
-  fgrab_device_close (device);
-  fgrab_device_unref (device);
+  fgrab_node_close (device);
+  fgrab_node_unref (device);
 }
 
 /* A sink that takes anything and offers no pool or meta, so that a
@@ -739,7 +739,7 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   return 0;
 }
 
-/* Header: byte 0 bit 0 runs an element instead of the device layer
+/* Header: byte 0 bit 0 runs an element instead of the node layer
  * alone, bit 1 opens the node as an output (so bits 0 and 1 run
  * fgrabsink); byte 1 picks among the probed structures and sets small
  * parameters. */

@@ -26,8 +26,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabdevice-private.h"
-#include "fgrabencoder.h"
+#include "fgrabnodecore.h"
+#include "fgrabnodeencoder.h"
 
 static const gchar *
 command_name (guint32 cmd)
@@ -45,59 +45,57 @@ command_name (guint32 cmd)
 }
 
 gboolean
-fgrab_device_has_encoder_commands (FgrabDevice * device)
+fgrab_node_has_encoder_commands (FgrabNode * node)
 {
   struct v4l2_encoder_cmd ec;
   gint ret;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   memset (&ec, 0, sizeof (ec));
   ec.cmd = V4L2_ENC_CMD_STOP;
   ec.flags = V4L2_ENC_CMD_STOP_AT_GOP_END;
-  ret = fgrab_device_ioctl (device, VIDIOC_TRY_ENCODER_CMD, &ec);
-  GST_DEBUG ("%s: TRY_ENCODER_CMD stop: %s", device->path,
+  ret = fgrab_node_ioctl (node, VIDIOC_TRY_ENCODER_CMD, &ec);
+  GST_DEBUG ("%s: TRY_ENCODER_CMD stop: %s", node->path,
       ret < 0 ? g_strerror (errno) : "ok");
   return ret == 0;
 }
 
 static gboolean
-encoder_command (FgrabDevice * device, guint32 cmd, guint32 flags,
-    GError ** error)
+encoder_command (FgrabNode * node, guint32 cmd, guint32 flags, GError ** error)
 {
   struct v4l2_encoder_cmd ec;
   gchar *debug;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   memset (&ec, 0, sizeof (ec));
   ec.cmd = cmd;
   ec.flags = flags;
-  if (fgrab_device_ioctl (device, VIDIOC_ENCODER_CMD, &ec) == 0) {
-    GST_DEBUG ("%s: ENCODER_CMD %s (flags 0x%x): ok", device->path,
+  if (fgrab_node_ioctl (node, VIDIOC_ENCODER_CMD, &ec) == 0) {
+    GST_DEBUG ("%s: ENCODER_CMD %s (flags 0x%x): ok", node->path,
         command_name (cmd), ec.flags);
     return TRUE;
   }
 
   debug = g_strdup_printf ("VIDIOC_ENCODER_CMD %s: %s", command_name (cmd),
       g_strerror (errno));
-  GST_DEBUG ("%s: %s", device->path, debug);
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
-      "The encoder of device '%s' refused to %s.", device->path,
+  GST_DEBUG ("%s: %s", node->path, debug);
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
+      "The encoder of device '%s' refused to %s.", node->path,
       command_name (cmd));
   g_free (debug);
   return FALSE;
 }
 
 gboolean
-fgrab_device_stop_encoder_at_gop_end (FgrabDevice * device, GError ** error)
+fgrab_node_stop_encoder_at_gop_end (FgrabNode * node, GError ** error)
 {
-  return encoder_command (device, V4L2_ENC_CMD_STOP,
+  return encoder_command (node, V4L2_ENC_CMD_STOP,
       V4L2_ENC_CMD_STOP_AT_GOP_END, error);
 }
 
 gboolean
-fgrab_device_pause_encoder (FgrabDevice * device, gboolean pause,
-    GError ** error)
+fgrab_node_pause_encoder (FgrabNode * node, gboolean pause, GError ** error)
 {
-  return encoder_command (device, pause ? V4L2_ENC_CMD_PAUSE :
+  return encoder_command (node, pause ? V4L2_ENC_CMD_PAUSE :
       V4L2_ENC_CMD_RESUME, 0, error);
 }

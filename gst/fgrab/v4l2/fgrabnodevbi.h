@@ -17,13 +17,13 @@
  * Boston, MA 02110-1301, USA.
  */
 
-#ifndef __FGRAB_VBI_H__
-#define __FGRAB_VBI_H__
+#ifndef __FGRAB_NODE_VBI_H__
+#define __FGRAB_NODE_VBI_H__
 
-#include "fgrabdevice.h"
+#include "fgrabnode.h"
 
 /* VBI capture (a /dev/vbiN node with V4L2_CAP_SLICED_VBI_CAPTURE or
- * V4L2_CAP_VBI_CAPTURE and no video capture): the device layer's caps
+ * V4L2_CAP_VBI_CAPTURE and no video capture): the node layer's caps
  * and formats, and the reading of the driver's struct
  * v4l2_sliced_vbi_data records.  Of sliced VBI fgrab takes the CEA-608
  * closed captions of line 21 on 525-line standards (pushed as
@@ -36,26 +36,26 @@ G_BEGIN_DECLS
 /* The most records a frame can hold: 24 lines of two fields. */
 #define FGRAB_VBI_MAX_RECORDS 48
 /* TRUE when @device is a sliced VBI capture node. */
-gboolean fgrab_device_is_sliced_vbi (FgrabDevice * device);
+gboolean fgrab_node_is_sliced_vbi (FgrabNode * node);
 /* TRUE when @device is a VBI capture node, sliced or raw (its buffer
  * type follows the caps last set on a node with both). */
-gboolean fgrab_device_is_vbi (FgrabDevice * device);
+gboolean fgrab_node_is_vbi (FgrabNode * node);
 /* The caps of a VBI node under its current standard, at the standard's
  * frame rate: closedcaption/x-cea-608, format=s334-1a where it has sliced
  * VBI, then video/x-raw GRAY8 with the vbi-* fields where it has raw VBI.
  * NULL with @error set when the current input has no VBI or no standard
- * (for fgrab_device_probe_caps). */
-GstCaps *fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error);
+ * (for fgrab_node_probe_caps). */
+GstCaps *fgrab_node_probe_vbi_caps (FgrabNode * node, GError ** error);
 /* The caps of sliced VBI under the current standard (its rate), read
  * from the node whether or not its caps were probed since it was opened
  * (a reopen forgets them); NULL when it has none. */
-GstCaps *fgrab_device_get_sliced_vbi_caps (FgrabDevice * device);
+GstCaps *fgrab_node_get_sliced_vbi_caps (FgrabNode * node);
 /* S_FMT of the kind of VBI that fixed @caps name, sliced or raw; the
  * node's buffer type becomes that kind's.  Fails with
- * FGRAB_DEVICE_ERROR_FORMAT (BUSY: another reader) saying what is wrong:
+ * FGRAB_NODE_ERROR_FORMAT (BUSY: another reader) saying what is wrong:
  * no VBI on this input, no single standard, a standard whose service the
  * driver does not decode, raw sampling the driver does not keep. */
-gboolean fgrab_device_set_vbi_format (FgrabDevice * device, GstCaps * caps,
+gboolean fgrab_node_set_vbi_format (FgrabNode * node, GstCaps * caps,
     GError ** error);
 
 /* What one frame of records holds. */
@@ -85,4 +85,4 @@ void fgrab_vbi_parse (const guint8 * data, gsize size, FgrabVbiFrame * frame);
 const gchar *fgrab_vbi_wss_aspect (guint wss);
 
 G_END_DECLS
-#endif /* __FGRAB_VBI_H__ */
+#endif /* __FGRAB_NODE_VBI_H__ */

@@ -17,7 +17,7 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* The V4L2 device layer shared by fgrabsrc and fgrabsink, the node
+/* The V4L2 node layer shared by fgrabsrc and fgrabsink, the node
  * itself: its life (new, open with its capability checks, close), the
  * format (S_FMT and the frame layout it gives) and the streaming
  * parameters (S_PARM).  Caps probing is in fgrabprobe.c, inputs, outputs
@@ -35,17 +35,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fgrabdevice-private.h"
-#include "fgrabvbi.h"
+#include "fgrabnodecore.h"
+#include "fgrabnodevbi.h"
 
-GST_DEBUG_CATEGORY (fgrab_device_debug);
+GST_DEBUG_CATEGORY (fgrab_node_debug);
 
 /* Larger than any frame a read()/write() device moves (16384 x 8192 at
  * 4 bytes a pixel); a driver claiming more is not believed, rather than
  * making the elements allocate gigabytes. */
 #define MAX_FRAME_SIZE (512 * 1024 * 1024)
 
-G_DEFINE_QUARK (fgrab - device - error - quark, fgrab_device_error);
+G_DEFINE_QUARK (fgrab - node - error - quark, fgrab_node_error);
 
 /* Capture and output parameters share one layout, so one code path
  * serves both through parm.capture. */
@@ -64,7 +64,7 @@ ensure_debug_category (void)
   static gsize done = 0;
 
   if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (fgrab_device_debug, "fgrabdevice", 0,
+    GST_DEBUG_CATEGORY_INIT (fgrab_node_debug, "fgrabdevice", 0,
         "fgrab V4L2 device layer");
     g_once_init_leave (&done, 1);
   }
@@ -97,7 +97,7 @@ fgrab_make_valid_utf8 (gchar * str)
 }
 
 void
-fgrab_device_set_error (GError ** error, FgrabDeviceError code,
+fgrab_node_set_error (GError ** error, FgrabNodeError code,
     const gchar * debug, const gchar * format, ...)
 {
   gchar *text;
@@ -108,107 +108,107 @@ fgrab_device_set_error (GError ** error, FgrabDeviceError code,
   va_end (args);
 
   GST_DEBUG ("%s (%s)", text, debug ? debug : "");
-  g_set_error (error, FGRAB_DEVICE_ERROR, code, "%s\n%s", text,
+  g_set_error (error, FGRAB_NODE_ERROR, code, "%s\n%s", text,
       debug ? debug : "");
   g_free (text);
 }
 
 gint
-fgrab_device_ioctl (FgrabDevice * device, unsigned long request, void *arg)
+fgrab_node_ioctl (FgrabNode * node, unsigned long request, void *arg)
 {
   gint ret;
 
   do {
-    ret = ioctl (device->fd, request, arg);
+    ret = ioctl (node->fd, request, arg);
   } while (ret < 0 && errno == EINTR);
 
   return ret;
 }
 
-FgrabDevice *
-fgrab_device_new (const gchar * path, gboolean output)
+FgrabNode *
+fgrab_node_new (const gchar * path, gboolean output)
 {
-  FgrabDevice *device;
+  FgrabNode *node;
 
   ensure_debug_category ();
 
-  device = g_new0 (FgrabDevice, 1);
-  g_atomic_ref_count_init (&device->refcount);
-  g_rec_mutex_init (&device->lock);
-  device->path = g_strdup (path);
-  device->output = output;
-  device->type = output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+  node = g_new0 (FgrabNode, 1);
+  g_atomic_ref_count_init (&node->refcount);
+  g_rec_mutex_init (&node->lock);
+  node->path = g_strdup (path);
+  node->output = output;
+  node->type = output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
       V4L2_BUF_TYPE_VIDEO_CAPTURE;
-  device->fd = -1;
-  fgrab_device_set_frame_period (device, GST_CLOCK_TIME_NONE);
-  device->fourccs = g_array_new (FALSE, FALSE, sizeof (guint32));
-  gst_poll_fd_init (&device->pollfd);
+  node->fd = -1;
+  fgrab_node_set_frame_period (node, GST_CLOCK_TIME_NONE);
+  node->fourccs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gst_poll_fd_init (&node->pollfd);
 
-  return device;
+  return node;
 }
 
-FgrabDevice *
-fgrab_device_ref (FgrabDevice * device)
+FgrabNode *
+fgrab_node_ref (FgrabNode * node)
 {
-  g_atomic_ref_count_inc (&device->refcount);
-  return device;
+  g_atomic_ref_count_inc (&node->refcount);
+  return node;
 }
 
 void
-fgrab_device_unref (FgrabDevice * device)
+fgrab_node_unref (FgrabNode * node)
 {
-  if (device == NULL || !g_atomic_ref_count_dec (&device->refcount))
+  if (node == NULL || !g_atomic_ref_count_dec (&node->refcount))
     return;
 
-  fgrab_device_close (device);
-  if (device->poll)
-    gst_poll_free (device->poll);
-  g_array_free (device->fourccs, TRUE);
-  g_rec_mutex_clear (&device->lock);
-  g_free (device->path);
-  g_free (device);
+  fgrab_node_close (node);
+  if (node->poll)
+    gst_poll_free (node->poll);
+  g_array_free (node->fourccs, TRUE);
+  g_rec_mutex_clear (&node->lock);
+  g_free (node->path);
+  g_free (node);
 }
 
 gboolean
-fgrab_device_is_open (FgrabDevice * device)
+fgrab_node_is_open (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  return device->fd >= 0;
+  return node->fd >= 0;
 }
 
 gchar *
-fgrab_device_dup_card (FgrabDevice * device)
+fgrab_node_dup_card (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (device->fd < 0)
+  if (node->fd < 0)
     return NULL;
-  return g_strdup ((const gchar *) device->vcap.card);
+  return g_strdup ((const gchar *) node->vcap.card);
 }
 
 static gboolean
-is_loopback (FgrabDevice * device)
+is_loopback (FgrabNode * node)
 {
   /* the name v4l2loopback gives itself in every release */
-  return fgrab_device_is_open (device) &&
-      strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0;
+  return fgrab_node_is_open (node) &&
+      strcmp ((const gchar *) node->vcap.driver, "v4l2 loopback") == 0;
 }
 
 gboolean
-fgrab_device_takes_frame_per_write (FgrabDevice * device)
+fgrab_node_takes_frame_per_write (FgrabNode * node)
 {
-  return is_loopback (device);
+  return is_loopback (node);
 }
 
 void
-fgrab_device_claim_loopback_output (FgrabDevice * device)
+fgrab_node_claim_loopback_output (FgrabNode * node)
 {
   gint type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (!fgrab_device_takes_frame_per_write (device))
+  if (!fgrab_node_takes_frame_per_write (node))
     return;
   /* v4l2loopback 0.12 counts a handle as the writer only after
    * STREAMON(OUTPUT), never after write(), and with exclusive_caps=1 gives
@@ -220,62 +220,62 @@ fgrab_device_claim_loopback_output (FgrabDevice * device)
    * take the STREAMON as write() would; 0.15 refuses it with EINVAL
    * without REQBUFS and makes write() itself the writer, so a failure is
    * only logged. */
-  if (fgrab_device_ioctl (device, VIDIOC_STREAMON, &type) < 0)
+  if (fgrab_node_ioctl (node, VIDIOC_STREAMON, &type) < 0)
     GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT) on v4l2loopback: %s (fine: "
-        "write() makes the writer)", device->path, g_strerror (errno));
+        "write() makes the writer)", node->path, g_strerror (errno));
   else
     GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT): this handle is the writer",
-        device->path);
+        node->path);
 }
 
 static gboolean
-check_capabilities (FgrabDevice * device, GError ** error)
+check_capabilities (FgrabNode * node, GError ** error)
 {
-  const gchar *path = device->path;
-  guint32 caps = device->node_caps;
+  const gchar *path = node->path;
+  guint32 caps = node->node_caps;
 
   /* a VBI node (/dev/vbiN): sliced VBI, its captions, until caps of raw
    * VBI are chosen (fgrabvbi.c, fgrabvbiraw.c) */
-  device->type = device->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+  node->type = node->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
       V4L2_BUF_TYPE_VIDEO_CAPTURE;
-  if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
+  if (!node->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
       (caps & V4L2_CAP_SLICED_VBI_CAPTURE))
-    device->type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
-  else if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
+    node->type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
+  else if (!node->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
       (caps & V4L2_CAP_VBI_CAPTURE))
-    device->type = V4L2_BUF_TYPE_VBI_CAPTURE;
+    node->type = V4L2_BUF_TYPE_VBI_CAPTURE;
 
-  if (!device->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
-      !fgrab_device_is_vbi (device)) {
+  if (!node->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
+      !fgrab_node_is_vbi (node)) {
     if (caps & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE)) {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video capture device: it is a video output "
           "node. Use fgrabsink to write to it, or give the capture node.",
           path);
     } else if (caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE) {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NO_READWRITE, NULL,
           "Device '%s' does not support read(): it only captures "
           "multi-planar formats, which need streaming I/O. Use v4l2src.", path);
     } else {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video capture device. Give the path of a "
           "video capture node.", path);
     }
     return FALSE;
   }
 
-  if (device->output && !(caps & V4L2_CAP_VIDEO_OUTPUT)) {
+  if (node->output && !(caps & V4L2_CAP_VIDEO_OUTPUT)) {
     if (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video output device: it is a video capture "
           "node. Use fgrabsrc to read from it, or give the output node.", path);
     } else if (caps & V4L2_CAP_VIDEO_OUTPUT_MPLANE) {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NO_READWRITE, NULL,
           "Device '%s' does not support write(): it only takes "
           "multi-planar formats, which need streaming I/O. Use v4l2sink.",
           path);
     } else {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_WRONG_DIRECTION, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video output device. Give the path of a "
           "video output node.", path);
     }
@@ -283,12 +283,12 @@ check_capabilities (FgrabDevice * device, GError ** error)
   }
 
   if (!(caps & V4L2_CAP_READWRITE)) {
-    if (device->output)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+    if (node->output)
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NO_READWRITE, NULL,
           "Device '%s' does not support write(); use v4l2sink, which "
           "streams with mmap.", path);
     else
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NO_READWRITE, NULL,
           "Device '%s' does not support read(); use v4l2src, which streams "
           "with mmap.", path);
     return FALSE;
@@ -301,55 +301,55 @@ check_capabilities (FgrabDevice * device, GError ** error)
  * format, other sizes and another nominal rate: forget what was read and
  * probed. */
 void
-fgrab_device_forget_format (FgrabDevice * device)
+fgrab_node_forget_format (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  g_array_set_size (device->fourccs, 0);
-  gst_clear_caps (&device->caps);
-  g_clear_error (&device->caps_error);
-  device->format_known = FALSE;
-  device->fgrab_format = NULL;
+  g_array_set_size (node->fourccs, 0);
+  gst_clear_caps (&node->caps);
+  g_clear_error (&node->caps_error);
+  node->format_known = FALSE;
+  node->fgrab_format = NULL;
 }
 
 /* G_FMT into @fmt, zeros (of the node's buffer type) where it fails. */
 static void
-get_format_or_zero (FgrabDevice * device, struct v4l2_format *fmt)
+get_format_or_zero (FgrabNode * node, struct v4l2_format *fmt)
 {
   memset (fmt, 0, sizeof (*fmt));
-  fmt->type = device->type;
-  if (fgrab_device_ioctl (device, VIDIOC_G_FMT, fmt) < 0) {
-    GST_DEBUG ("%s: G_FMT failed: %s", device->path, g_strerror (errno));
+  fmt->type = node->type;
+  if (fgrab_node_ioctl (node, VIDIOC_G_FMT, fmt) < 0) {
+    GST_DEBUG ("%s: G_FMT failed: %s", node->path, g_strerror (errno));
     memset (fmt, 0, sizeof (*fmt));
-    fmt->type = device->type;
+    fmt->type = node->type;
   }
 }
 
 /* Read once however many inputs and standards were selected since the
  * open. */
 void
-fgrab_device_ensure_format (FgrabDevice * device)
+fgrab_node_ensure_format (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (device->format_known || device->fd < 0)
+  if (node->format_known || node->fd < 0)
     return;
-  get_format_or_zero (device, &device->format);
-  if (fgrab_device_is_sliced_vbi (device))
-    device->fgrab_format = fgrab_format_sliced_vbi ();
-  else if (fgrab_device_is_vbi (device))
-    device->fgrab_format = fgrab_format_raw_vbi ();
+  get_format_or_zero (node, &node->format);
+  if (fgrab_node_is_sliced_vbi (node))
+    node->fgrab_format = fgrab_format_sliced_vbi ();
+  else if (fgrab_node_is_vbi (node))
+    node->fgrab_format = fgrab_format_raw_vbi ();
   else
-    device->fgrab_format =
-        fgrab_format_from_fourcc (device->format.fmt.pix.pixelformat);
-  device->format_known = TRUE;
+    node->fgrab_format =
+        fgrab_format_from_fourcc (node->format.fmt.pix.pixelformat);
+  node->format_known = TRUE;
 }
 
 /* open() with its errno in words. */
 static gint
-open_node (FgrabDevice * device, GError ** error)
+open_node (FgrabNode * node, GError ** error)
 {
-  const gchar *path = device->path;
+  const gchar *path = node->path;
   gint fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
   gint err = errno;
   gchar *debug;
@@ -360,37 +360,37 @@ open_node (FgrabDevice * device, GError ** error)
   debug = g_strdup_printf ("open: %s", g_strerror (err));
   switch (err) {
     case ENOENT:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NOT_FOUND, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NOT_FOUND, debug,
           "Device '%s' does not exist. Check the path, and that the "
           "driver is loaded (ls /dev/video*).", path);
       break;
     case ENODEV:
     case ENXIO:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NOT_FOUND, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NOT_FOUND, debug,
           "Device '%s' does not exist any more: its driver or hardware "
           "is gone.", path);
       break;
     case EACCES:
     case EPERM:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_PERMISSION, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_PERMISSION, debug,
           "Permission denied opening device '%s'. Check the node's "
           "permissions, or add the user to the group that owns it "
           "(usually 'video').", path);
       break;
     case EBUSY:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
           "Device '%s' is busy: another application is using it. Close "
           "that application and try again.", path);
       break;
     case EISDIR:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NOT_DEVICE, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NOT_DEVICE, debug,
           "'%s' is not a device node (it is a directory). Give the path "
           "of a /dev/video* node.", path);
       break;
     default:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_OPEN, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_OPEN, debug,
           "Could not open device '%s' for %s.", path,
-          device->output ? "writing" : "reading");
+          node->output ? "writing" : "reading");
       break;
   }
   g_free (debug);
@@ -399,129 +399,128 @@ open_node (FgrabDevice * device, GError ** error)
 
 /* QUERYCAP on the open node into vcap and node_caps. */
 static gboolean
-query_capabilities (FgrabDevice * device, GError ** error)
+query_capabilities (FgrabNode * node, GError ** error)
 {
-  memset (&device->vcap, 0, sizeof (device->vcap));
-  if (fgrab_device_ioctl (device, VIDIOC_QUERYCAP, &device->vcap) < 0) {
+  memset (&node->vcap, 0, sizeof (node->vcap));
+  if (fgrab_node_ioctl (node, VIDIOC_QUERYCAP, &node->vcap) < 0) {
     gchar *debug = g_strdup_printf ("VIDIOC_QUERYCAP: %s", g_strerror (errno));
 
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NOT_V4L2, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_NOT_V4L2, debug,
         "'%s' is not a V4L2 device. Give the path of a /dev/video* node.",
-        device->path);
+        node->path);
     g_free (debug);
     return FALSE;
   }
   /* Drivers do not always terminate the card name. */
-  device->vcap.card[sizeof (device->vcap.card) - 1] = '\0';
-  device->vcap.driver[sizeof (device->vcap.driver) - 1] = '\0';
-  fgrab_make_valid_utf8 ((gchar *) device->vcap.card);
-  fgrab_make_valid_utf8 ((gchar *) device->vcap.driver);
+  node->vcap.card[sizeof (node->vcap.card) - 1] = '\0';
+  node->vcap.driver[sizeof (node->vcap.driver) - 1] = '\0';
+  fgrab_make_valid_utf8 ((gchar *) node->vcap.card);
+  fgrab_make_valid_utf8 ((gchar *) node->vcap.driver);
 
-  if (device->vcap.capabilities & V4L2_CAP_DEVICE_CAPS)
-    device->node_caps = device->vcap.device_caps;
+  if (node->vcap.capabilities & V4L2_CAP_DEVICE_CAPS)
+    node->node_caps = node->vcap.device_caps;
   else
-    device->node_caps = device->vcap.capabilities;
+    node->node_caps = node->vcap.capabilities;
 
   GST_DEBUG ("%s: QUERYCAP driver '%s' card '%s' capabilities 0x%08x "
-      "device_caps 0x%08x, using 0x%08x", device->path, device->vcap.driver,
-      device->vcap.card, device->vcap.capabilities, device->vcap.device_caps,
-      device->node_caps);
+      "device_caps 0x%08x, using 0x%08x", node->path, node->vcap.driver,
+      node->vcap.card, node->vcap.capabilities, node->vcap.device_caps,
+      node->node_caps);
   return TRUE;
 }
 
 gboolean
-fgrab_device_open (FgrabDevice * device, GError ** error)
+fgrab_node_open (FgrabNode * node, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   struct stat st;
   gint fd;
 
-  g_return_val_if_fail (device->fd < 0, FALSE);
+  g_return_val_if_fail (node->fd < 0, FALSE);
 
-  fd = open_node (device, error);
+  fd = open_node (node, error);
   if (fd < 0)
     return FALSE;
 
   if (fstat (fd, &st) < 0 || !S_ISCHR (st.st_mode)) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NOT_DEVICE, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_NOT_DEVICE, NULL,
         "'%s' is not a device node (not a character device). Give the path "
-        "of a /dev/video* node.", device->path);
+        "of a /dev/video* node.", node->path);
     close (fd);
     return FALSE;
   }
 
-  device->fd = fd;
-  if (!query_capabilities (device, error) ||
-      !check_capabilities (device, error) ||
-      !fgrab_device_io_attach (device, error)) {
-    device->fd = -1;
+  node->fd = fd;
+  if (!query_capabilities (node, error) ||
+      !check_capabilities (node, error) ||
+      !fgrab_node_io_attach (node, error)) {
+    node->fd = -1;
     close (fd);
     return FALSE;
   }
 
   /* G_FMT waits for the first use: an input or standard selected next
    * would change the format again */
-  fgrab_device_forget_format (device);
+  fgrab_node_forget_format (node);
   return TRUE;
 }
 
 void
-fgrab_device_close (FgrabDevice * device)
+fgrab_node_close (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  fgrab_device_io_detach (device);
-  if (device->fd >= 0) {
-    GST_DEBUG ("%s: close", device->path);
-    close (device->fd);
-    device->fd = -1;
+  fgrab_node_io_detach (node);
+  if (node->fd >= 0) {
+    GST_DEBUG ("%s: close", node->path);
+    close (node->fd);
+    node->fd = -1;
   }
-  fgrab_device_forget_format (device);
-  g_clear_pointer (&device->controls, g_ptr_array_unref);
+  fgrab_node_forget_format (node);
+  g_clear_pointer (&node->controls, g_ptr_array_unref);
 }
 
 gboolean
-fgrab_device_reopen (FgrabDevice * device, GError ** error)
+fgrab_node_reopen (FgrabNode * node, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  fgrab_device_close (device);
-  if (!fgrab_device_open (device, error))
+  fgrab_node_close (node);
+  if (!fgrab_node_open (node, error))
     return FALSE;
   /* the caller compares the format with the one it had */
-  fgrab_device_ensure_format (device);
+  fgrab_node_ensure_format (node);
   return TRUE;
 }
 
 void
-fgrab_device_set_fields_error (FgrabDevice * device, guint32 field,
-    GError ** error)
+fgrab_node_set_fields_error (FgrabNode * node, guint32 field, GError ** error)
 {
   gchar *debug = g_strdup_printf ("V4L2 field %u", field);
 
   if (field == V4L2_FIELD_ALTERNATE)
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' delivers its video one field at a time "
         "(V4L2_FIELD_ALTERNATE), which %s cannot carry: nothing tells "
         "whether a buffer is the top or the bottom field. Select an input, "
-        "standard or video timings with whole frames.", device->path,
-        device->output ? "write()" : "read()");
+        "standard or video timings with whole frames.", node->path,
+        node->output ? "write()" : "read()");
   else if (field == V4L2_FIELD_SEQ_TB || field == V4L2_FIELD_SEQ_BT)
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' delivers the two fields of a frame one after the "
         "other (V4L2_FIELD_SEQ_TB or SEQ_BT), a layout GStreamer cannot "
         "describe. Select an input or standard with interleaved or "
-        "progressive frames.", device->path);
+        "progressive frames.", node->path);
   else
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' delivers frames in a field order unknown to V4L2 "
-        "(%u).", device->path, field);
+        "(%u).", node->path, field);
   g_free (debug);
 }
 
 /* The enumerated fourcc whose caps @s describes. */
 static guint32
-find_fourcc (FgrabDevice * device, const GstStructure * s)
+find_fourcc (FgrabNode * node, const GstStructure * s)
 {
   const FgrabFormat *wanted = fgrab_format_from_structure (s);
   guint i;
@@ -529,8 +528,8 @@ find_fourcc (FgrabDevice * device, const GstStructure * s)
   if (wanted == NULL)
     return 0;
 
-  for (i = 0; i < device->fourccs->len; i++) {
-    guint32 fourcc = g_array_index (device->fourccs, guint32, i);
+  for (i = 0; i < node->fourccs->len; i++) {
+    guint32 fourcc = g_array_index (node->fourccs, guint32, i);
     const FgrabFormat *format = fgrab_format_from_fourcc (fourcc);
 
     if (format->kind == wanted->kind &&
@@ -543,7 +542,7 @@ find_fourcc (FgrabDevice * device, const GstStructure * s)
 /* Whether frames of the driver's @field are what caps @s say (as far as
  * they say anything about fields). */
 static gboolean
-fields_match (FgrabDevice * device, const GstStructure * s, guint32 field,
+fields_match (FgrabNode * node, const GstStructure * s, guint32 field,
     GError ** error)
 {
   GstVideoInterlaceMode mode;
@@ -552,8 +551,8 @@ fields_match (FgrabDevice * device, const GstStructure * s, guint32 field,
   const gchar *want_order = gst_structure_get_string (s, "field-order");
   const gchar *got_order;
 
-  if (!fgrab_format_field_to_caps (field, device->std, &mode, &order)) {
-    fgrab_device_set_fields_error (device, field, error);
+  if (!fgrab_format_field_to_caps (field, node->std, &mode, &order)) {
+    fgrab_node_set_fields_error (node, field, error);
     return FALSE;
   }
   if (want_mode == NULL)
@@ -565,9 +564,9 @@ fields_match (FgrabDevice * device, const GstStructure * s, guint32 field,
           !g_str_equal (want_order, got_order))) {
     gchar *debug = g_strdup_printf ("V4L2 field %u", field);
 
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' delivers %s frames (%s) where %s frames (%s) were "
-        "negotiated.", device->path,
+        "negotiated.", node->path,
         gst_video_interlace_mode_to_string (mode), got_order, want_mode,
         want_order ? want_order : "no field order");
     g_free (debug);
@@ -579,25 +578,25 @@ fields_match (FgrabDevice * device, const GstStructure * s, guint32 field,
 /* The S_FMT request for caps @s in @format: the driver's current format
  * with the size and field order of @s, the layout left to the driver. */
 static gboolean
-format_request (FgrabDevice * device, const GstStructure * s,
+format_request (FgrabNode * node, const GstStructure * s,
     const FgrabFormat * format, guint32 fourcc, struct v4l2_format *fmt,
     gint * width, gint * height, GError ** error)
 {
-  get_format_or_zero (device, fmt);
+  get_format_or_zero (node, fmt);
   if (format->kind != FGRAB_FORMAT_KIND_STREAM) {
     if (!gst_structure_get_int (s, "width", width) ||
         !gst_structure_get_int (s, "height", height) || *width <= 0 ||
         *height <= 0) {
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
-          "The caps for device '%s' have no valid size.", device->path);
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, NULL,
+          "The caps for device '%s' have no valid size.", node->path);
       return FALSE;
     }
     fmt->fmt.pix.width = *width;
     fmt->fmt.pix.height = *height;
   }
-  device->std = fgrab_device_read_standard (device);
+  node->std = fgrab_node_read_standard (node);
   fmt->fmt.pix.pixelformat = fourcc;
-  fmt->fmt.pix.field = fgrab_format_field_from_caps (s, device->std);
+  fmt->fmt.pix.field = fgrab_format_field_from_caps (s, node->std);
   /* let the driver choose the layout */
   fmt->fmt.pix.bytesperline = 0;
   fmt->fmt.pix.sizeimage = 0;
@@ -607,7 +606,7 @@ format_request (FgrabDevice * device, const GstStructure * s,
 /* Whether the driver's answer @got to S_FMT of @fourcc at @width x
  * @height (0 x 0 for a stream) is what caps @s say. */
 static gboolean
-format_matches (FgrabDevice * device, const GstStructure * s,
+format_matches (FgrabNode * node, const GstStructure * s,
     const FgrabFormat * format, guint32 fourcc, gint width, gint height,
     const struct v4l2_pix_format *got, GError ** error)
 {
@@ -618,10 +617,10 @@ format_matches (FgrabDevice * device, const GstStructure * s,
           (got->width != (guint) width || got->height != (guint) height))) {
     want_str = fourcc_to_string (fourcc);
     got_str = fourcc_to_string (got->pixelformat);
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, NULL,
         "Device '%s' changed the negotiated format %s %dx%d to %s %ux%u. %s",
-        device->path, want_str, width, height, got_str, got->width,
-        got->height, device->output && is_loopback (device) ?
+        node->path, want_str, width, height, got_str, got->width,
+        got->height, node->output && is_loopback (node) ?
         "A loopback device keeps its format while a reader has it open: "
         "close the readers before changing caps, or keep the caps." :
         "Ask for a format and size the device offers (see "
@@ -632,7 +631,7 @@ format_matches (FgrabDevice * device, const GstStructure * s,
   }
 
   return format->kind == FGRAB_FORMAT_KIND_STREAM ||
-      fields_match (device, s, got->field, error);
+      fields_match (node, s, got->field, error);
 }
 
 /* Whether G_FMT's answer @cur already is the request @want: the same
@@ -648,9 +647,9 @@ format_in_force (const struct v4l2_format *cur, const struct v4l2_format *want)
 }
 
 gboolean
-fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
+fgrab_node_set_format (FgrabNode * node, GstCaps * caps, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   const GstStructure *s;
   struct v4l2_format fmt, cur;
   const FgrabFormat *format;
@@ -659,31 +658,31 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 
   g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
 
-  if (fgrab_device_is_vbi (device))
-    return fgrab_device_set_vbi_format (device, caps, error);
+  if (fgrab_node_is_vbi (node))
+    return fgrab_node_set_vbi_format (node, caps, error);
 
-  if (device->caps == NULL) {
-    GstCaps *probed = fgrab_device_probe_caps (device, NULL);
+  if (node->caps == NULL) {
+    GstCaps *probed = fgrab_node_probe_caps (node, NULL);
 
     gst_clear_caps (&probed);
   }
 
   s = gst_caps_get_structure (caps, 0);
-  fourcc = find_fourcc (device, s);
+  fourcc = find_fourcc (node, s);
   if (fourcc == 0) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
-        "Device '%s' does not offer the format %s.", device->path,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, NULL,
+        "Device '%s' does not offer the format %s.", node->path,
         gst_structure_get_name (s));
     return FALSE;
   }
   format = fgrab_format_from_fourcc (fourcc);
-  if (!format_request (device, s, format, fourcc, &fmt, &width, &height, error))
+  if (!format_request (node, s, format, fourcc, &fmt, &width, &height, error))
     return FALSE;
 
-  GST_DEBUG ("%s: S_FMT %" GST_FOURCC_FORMAT " %dx%d field %u", device->path,
+  GST_DEBUG ("%s: S_FMT %" GST_FOURCC_FORMAT " %dx%d field %u", node->path,
       GST_FOURCC_ARGS (fourcc), width, height, fmt.fmt.pix.field);
 
-  if (fgrab_device_ioctl (device, VIDIOC_S_FMT, &fmt) < 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_S_FMT, &fmt) < 0) {
     gint err = errno;
     gchar *debug;
 
@@ -691,10 +690,10 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
      * open (a writer feeding it), even for the format in force: a reader
      * joining the writer gets what it asked for all the same. */
     if (err == EBUSY) {
-      get_format_or_zero (device, &cur);
+      get_format_or_zero (node, &cur);
       if (format_in_force (&cur, &fmt)) {
         GST_DEBUG ("%s: S_FMT busy, the format asked for is in force",
-            device->path);
+            node->path);
         fmt = cur;
         goto done;
       }
@@ -702,30 +701,30 @@ fgrab_device_set_format (FgrabDevice * device, GstCaps * caps, GError ** error)
 
     debug = g_strdup_printf ("VIDIOC_S_FMT: %s", g_strerror (err));
     if (err == EBUSY)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
           "Device '%s' is busy: another application is streaming from it, "
           "so its format cannot be changed. Close that application.",
-          device->path);
+          node->path);
     else
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
           "Device '%s' refused the format %" GST_FOURCC_FORMAT " %dx%d.",
-          device->path, GST_FOURCC_ARGS (fourcc), width, height);
+          node->path, GST_FOURCC_ARGS (fourcc), width, height);
     g_free (debug);
     return FALSE;
   }
 
   GST_DEBUG ("%s: S_FMT -> %" GST_FOURCC_FORMAT " %ux%u field %u bpl %u "
-      "sizeimage %u colorspace %u", device->path,
+      "sizeimage %u colorspace %u", node->path,
       GST_FOURCC_ARGS (fmt.fmt.pix.pixelformat), fmt.fmt.pix.width,
       fmt.fmt.pix.height, fmt.fmt.pix.field, fmt.fmt.pix.bytesperline,
       fmt.fmt.pix.sizeimage, fmt.fmt.pix.colorspace);
 
 done:
-  device->format = fmt;
-  device->format_known = TRUE;
-  device->fgrab_format = fgrab_format_from_fourcc (fmt.fmt.pix.pixelformat);
+  node->format = fmt;
+  node->format_known = TRUE;
+  node->fgrab_format = fgrab_format_from_fourcc (fmt.fmt.pix.pixelformat);
 
-  return format_matches (device, s, format, fourcc, width, height,
+  return format_matches (node, s, format, fourcc, width, height,
       &fmt.fmt.pix, error);
 }
 
@@ -733,10 +732,10 @@ done:
  * gives the first plane's line length; the others follow from their
  * subsampling, as the kernel computes them. */
 static gboolean
-plane_layout (FgrabDevice * device, const GstVideoInfo * info,
+plane_layout (FgrabNode * node, const GstVideoInfo * info,
     FgrabFrameLayout * layout)
 {
-  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+  const struct v4l2_pix_format *pix = &node->format.fmt.pix;
   const GstVideoFormatInfo *finfo = info->finfo;
   gsize offset = 0;
   guint p;
@@ -764,8 +763,7 @@ plane_layout (FgrabDevice * device, const GstVideoInfo * info,
       /* a driver that leaves bytesperline 0 stores lines tightly */
       if (pix->bytesperline != 0) {
         GST_WARNING ("%s: bytesperline %u is less than a line of %"
-            G_GSIZE_FORMAT " bytes", device->path, pix->bytesperline,
-            min_stride);
+            G_GSIZE_FORMAT " bytes", node->path, pix->bytesperline, min_stride);
         return FALSE;
       }
       layout->stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
@@ -777,7 +775,7 @@ plane_layout (FgrabDevice * device, const GstVideoInfo * info,
   }
   if (offset > MAX_FRAME_SIZE) {
     GST_WARNING ("%s: a frame of %ux%u takes %" G_GSIZE_FORMAT " bytes, "
-        "beyond any frame", device->path, pix->width, pix->height, offset);
+        "beyond any frame", node->path, pix->width, pix->height, offset);
     return FALSE;
   }
   layout->payload = offset;
@@ -788,11 +786,11 @@ plane_layout (FgrabDevice * device, const GstVideoInfo * info,
 }
 
 gboolean
-fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
+fgrab_node_get_layout (FgrabNode * node, GstVideoInfo * info,
     FgrabFrameLayout * layout)
 {
-  HOLD_DEVICE_LOCK (device);
-  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+  HOLD_NODE_LOCK (node);
+  const struct v4l2_pix_format *pix = &node->format.fmt.pix;
   const FgrabFormat *format;
   GstVideoInterlaceMode mode;
   GstVideoFieldOrder order;
@@ -800,23 +798,23 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
   memset (layout, 0, sizeof (*layout));
   gst_video_info_init (info);
 
-  fgrab_device_ensure_format (device);
-  format = device->fgrab_format;
+  fgrab_node_ensure_format (node);
+  format = node->fgrab_format;
   if (format == NULL)
     return FALSE;
 
   if (format->kind == FGRAB_FORMAT_KIND_SLICED_VBI) {
     /* a frame is at most io_size bytes of records */
-    layout->sizeimage = layout->payload = device->format.fmt.sliced.io_size;
+    layout->sizeimage = layout->payload = node->format.fmt.sliced.io_size;
     return layout->payload > 0 && layout->payload <= MAX_FRAME_SIZE;
   }
   if (format->kind == FGRAB_FORMAT_KIND_RAW_VBI)
-    return fgrab_vbi_raw_layout (&device->format.fmt.vbi, info, layout) &&
+    return fgrab_vbi_raw_layout (&node->format.fmt.vbi, info, layout) &&
         layout->payload <= MAX_FRAME_SIZE;
 
   if (pix->sizeimage > MAX_FRAME_SIZE || pix->bytesperline > MAX_FRAME_SIZE) {
     GST_WARNING ("%s: sizeimage %u or bytesperline %u is beyond any frame",
-        device->path, pix->sizeimage, pix->bytesperline);
+        node->path, pix->sizeimage, pix->bytesperline);
     return FALSE;
   }
   layout->sizeimage = pix->sizeimage;
@@ -826,31 +824,30 @@ fgrab_device_get_layout (FgrabDevice * device, GstVideoInfo * info,
     return pix->sizeimage > 0 || format->kind == FGRAB_FORMAT_KIND_STREAM;
   }
 
-  if (!fgrab_format_field_to_caps (pix->field, device->std, &mode, &order))
+  if (!fgrab_format_field_to_caps (pix->field, node->std, &mode, &order))
     return FALSE;
   if (!gst_video_info_set_interlaced_format (info, format->video_format, mode,
           pix->width, pix->height))
     return FALSE;
   GST_VIDEO_INFO_FIELD_ORDER (info) = order;
 
-  return plane_layout (device, info, layout);
+  return plane_layout (node, info, layout);
 }
 
 void
-fgrab_device_get_parm_or_zero (FgrabDevice * device,
-    struct v4l2_streamparm *parm)
+fgrab_node_get_parm_or_zero (FgrabNode * node, struct v4l2_streamparm *parm)
 {
   memset (parm, 0, sizeof (*parm));
-  parm->type = device->type;
-  if (fgrab_device_ioctl (device, VIDIOC_G_PARM, parm) < 0) {
-    GST_DEBUG ("%s: G_PARM: %s", device->path, g_strerror (errno));
+  parm->type = node->type;
+  if (fgrab_node_ioctl (node, VIDIOC_G_PARM, parm) < 0) {
+    GST_DEBUG ("%s: G_PARM: %s", node->path, g_strerror (errno));
     memset (parm, 0, sizeof (*parm));
-    parm->type = device->type;
+    parm->type = node->type;
   }
 }
 
 static void
-params_from_parm (FgrabDevice * device, const struct v4l2_streamparm *parm,
+params_from_parm (FgrabNode * node, const struct v4l2_streamparm *parm,
     const gchar * what, FgrabStreamParams * params)
 {
   params->capability = parm->parm.capture.capability;
@@ -861,42 +858,42 @@ params_from_parm (FgrabDevice * device, const struct v4l2_streamparm *parm,
   params->period_d = parm->parm.capture.timeperframe.denominator;
 
   GST_DEBUG ("%s: %s capability 0x%x mode 0x%x extendedmode %u buffers %u "
-      "timeperframe %u/%u", device->path, what, params->capability,
+      "timeperframe %u/%u", node->path, what, params->capability,
       params->mode, params->extendedmode, params->buffers, params->period_n,
       params->period_d);
 }
 
 gboolean
-fgrab_device_get_params (FgrabDevice * device, FgrabStreamParams * params,
+fgrab_node_get_params (FgrabNode * node, FgrabStreamParams * params,
     GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   struct v4l2_streamparm parm;
 
   memset (&parm, 0, sizeof (parm));
-  parm.type = device->type;
-  if (fgrab_device_ioctl (device, VIDIOC_G_PARM, &parm) < 0) {
+  parm.type = node->type;
+  if (fgrab_node_ioctl (node, VIDIOC_G_PARM, &parm) < 0) {
     gchar *debug = g_strdup_printf ("VIDIOC_G_PARM: %s", g_strerror (errno));
 
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
-        "Device '%s' does not report its streaming parameters.", device->path);
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
+        "Device '%s' does not report its streaming parameters.", node->path);
     g_free (debug);
     return FALSE;
   }
 
-  params_from_parm (device, &parm, "G_PARM", params);
+  params_from_parm (node, &parm, "G_PARM", params);
   return TRUE;
 }
 
 gboolean
-fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
+fgrab_node_set_params (FgrabNode * node, FgrabStreamParams * params,
     GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   struct v4l2_streamparm parm;
 
   /* Start from the driver's values so fields we do not set are kept. */
-  fgrab_device_get_parm_or_zero (device, &parm);
+  fgrab_node_get_parm_or_zero (node, &parm);
 
   parm.parm.capture.capturemode = params->mode;
   parm.parm.capture.extendedmode = params->extendedmode;
@@ -908,28 +905,28 @@ fgrab_device_set_params (FgrabDevice * device, FgrabStreamParams * params,
   memset (parm.parm.capture.reserved, 0, sizeof (parm.parm.capture.reserved));
 
   GST_DEBUG ("%s: S_PARM mode 0x%x extendedmode %u buffers %u timeperframe "
-      "%u/%u", device->path, parm.parm.capture.capturemode,
+      "%u/%u", node->path, parm.parm.capture.capturemode,
       parm.parm.capture.extendedmode, parm.parm.capture.readbuffers,
       parm.parm.capture.timeperframe.numerator,
       parm.parm.capture.timeperframe.denominator);
 
-  if (fgrab_device_ioctl (device, VIDIOC_S_PARM, &parm) < 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_S_PARM, &parm) < 0) {
     gint err = errno;
     gchar *debug = g_strdup_printf ("VIDIOC_S_PARM: %s", g_strerror (err));
 
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
-        "Device '%s' does not accept streaming parameters.", device->path);
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
+        "Device '%s' does not accept streaming parameters.", node->path);
     g_free (debug);
     return FALSE;
   }
 
-  params_from_parm (device, &parm, "S_PARM ->", params);
+  params_from_parm (node, &parm, "S_PARM ->", params);
 
   /* Some drivers (vivid) echo fields they ignore, such as capturemode;
    * what G_PARM reports afterwards is what they really use. */
   memset (&parm, 0, sizeof (parm));
-  parm.type = device->type;
-  if (fgrab_device_ioctl (device, VIDIOC_G_PARM, &parm) == 0)
-    params_from_parm (device, &parm, "G_PARM after S_PARM", params);
+  parm.type = node->type;
+  if (fgrab_node_ioctl (node, VIDIOC_G_PARM, &parm) == 0)
+    params_from_parm (node, &parm, "G_PARM after S_PARM", params);
   return TRUE;
 }

@@ -26,8 +26,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabdevice-private.h"
-#include "fgrabtuner.h"
+#include "fgrabnodecore.h"
+#include "fgrabnodetuner.h"
 
 /* More inputs than any driver has. */
 #define MAX_ENUM_INPUTS 256
@@ -91,7 +91,7 @@ format_mhz (guint64 hz)
 /* "1 'Television', 4 'Tuner BG'": the inputs of type TUNER, empty when
  * there are none. */
 static gchar *
-describe_tuner_inputs (FgrabDevice * device)
+describe_tuner_inputs (FgrabNode * node)
 {
   GString *s = g_string_new (NULL);
   struct v4l2_input in;
@@ -100,7 +100,7 @@ describe_tuner_inputs (FgrabDevice * device)
   for (i = 0; i < MAX_ENUM_INPUTS; i++) {
     memset (&in, 0, sizeof (in));
     in.index = i;
-    if (fgrab_device_ioctl (device, VIDIOC_ENUMINPUT, &in) < 0)
+    if (fgrab_node_ioctl (node, VIDIOC_ENUMINPUT, &in) < 0)
       break;
     if (in.type == V4L2_INPUT_TYPE_TUNER)
       g_string_append_printf (s, "%s%u '%.32s'", s->len ? ", " : "", i,
@@ -110,22 +110,22 @@ describe_tuner_inputs (FgrabDevice * device)
 }
 
 static void
-set_no_tuner_error (FgrabDevice * device, const FgrabTuner * tuner,
+set_no_tuner_error (FgrabNode * node, const FgrabTuner * tuner,
     const gchar * what, GError ** error)
 {
-  gchar *others = describe_tuner_inputs (device);
+  gchar *others = describe_tuner_inputs (node);
 
   if (*others)
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
         "Input %d ('%s') of device '%s' has no tuner, so '%s' cannot be set. "
         "The inputs with a tuner are: %s; select one with the 'input' "
         "property, or leave '%s' unset.", tuner->input, tuner->input_name,
-        device->path, what, others, what);
+        node->path, what, others, what);
   else
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
         "Input %d ('%s') of device '%s' has no tuner, and no input of the "
         "device has one, so '%s' cannot be set. Leave '%s' unset.",
-        tuner->input, tuner->input_name, device->path, what, what);
+        tuner->input, tuner->input_name, node->path, what, what);
   g_free (others);
 }
 
@@ -133,7 +133,7 @@ set_no_tuner_error (FgrabDevice * device, const FgrabTuner * tuner,
  * is none, with why in @error (which may be NULL: nothing is described
  * then). */
 static gboolean
-find_tuner (FgrabDevice * device, const gchar * what, FgrabTuner * tuner,
+find_tuner (FgrabNode * node, const gchar * what, FgrabTuner * tuner,
     GError ** error)
 {
   struct v4l2_input in;
@@ -142,26 +142,26 @@ find_tuner (FgrabDevice * device, const gchar * what, FgrabTuner * tuner,
 
   memset (tuner, 0, sizeof (*tuner));
   tuner->input = -1;
-  if (device->fd < 0 || device->output) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+  if (node->fd < 0 || node->output) {
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
         "Device '%s' has no open capture input with a tuner, so '%s' cannot "
-        "be set.", device->path, what);
+        "be set.", node->path, what);
     return FALSE;
   }
 
   /* a driver without G_INPUT has the one input 0 */
-  if (fgrab_device_ioctl (device, VIDIOC_G_INPUT, &index) < 0) {
-    GST_DEBUG ("%s: G_INPUT: %s", device->path, g_strerror (errno));
+  if (fgrab_node_ioctl (node, VIDIOC_G_INPUT, &index) < 0) {
+    GST_DEBUG ("%s: G_INPUT: %s", node->path, g_strerror (errno));
     index = 0;
   }
   memset (&in, 0, sizeof (in));
   in.index = index;
-  if (fgrab_device_ioctl (device, VIDIOC_ENUMINPUT, &in) < 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_ENUMINPUT, &in) < 0) {
     debug = g_strdup_printf ("VIDIOC_ENUMINPUT %d: %s", index,
         g_strerror (errno));
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
         "Device '%s' lists no inputs, so it has no tuner and '%s' cannot be "
-        "set. Leave '%s' unset.", device->path, what, what);
+        "set. Leave '%s' unset.", node->path, what, what);
     g_free (debug);
     return FALSE;
   }
@@ -169,22 +169,22 @@ find_tuner (FgrabDevice * device, const gchar * what, FgrabTuner * tuner,
   memcpy (tuner->input_name, in.name, sizeof (in.name));
   if (in.type != V4L2_INPUT_TYPE_TUNER) {
     if (error)
-      set_no_tuner_error (device, tuner, what, error);
+      set_no_tuner_error (node, tuner, what, error);
     return FALSE;
   }
 
   tuner->vt.index = in.tuner;
-  if (fgrab_device_ioctl (device, VIDIOC_G_TUNER, &tuner->vt) < 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_G_TUNER, &tuner->vt) < 0) {
     debug = g_strdup_printf ("VIDIOC_G_TUNER %u: %s", in.tuner,
         g_strerror (errno));
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
         "Device '%s' does not answer for the tuner of input %d ('%s'), so "
-        "'%s' cannot be set.", device->path, index, tuner->input_name, what);
+        "'%s' cannot be set.", node->path, index, tuner->input_name, what);
     g_free (debug);
     return FALSE;
   }
   GST_LOG ("%s: input %d tuner %u '%.32s': type %u capability 0x%x range "
-      "%u-%u signal %d audmode %u rxsubchans 0x%x", device->path, index,
+      "%u-%u signal %d audmode %u rxsubchans 0x%x", node->path, index,
       tuner->vt.index, (const gchar *) tuner->vt.name, tuner->vt.type,
       tuner->vt.capability, tuner->vt.rangelow, tuner->vt.rangehigh,
       tuner->vt.signal, tuner->vt.audmode, tuner->vt.rxsubchans);
@@ -192,7 +192,7 @@ find_tuner (FgrabDevice * device, const gchar * what, FgrabTuner * tuner,
 }
 
 static void
-set_range_error (FgrabDevice * device, const FgrabTuner * tuner, guint64 hz,
+set_range_error (FgrabNode * node, const FgrabTuner * tuner, guint64 hz,
     GError ** error)
 {
   gchar *freq = format_mhz (hz);
@@ -203,10 +203,10 @@ set_range_error (FgrabDevice * device, const FgrabTuner * tuner, guint64 hz,
       unit_x2 (&tuner->vt) == 2 ? "1" : unit_x2 (&tuner->vt) == 125 ?
       "62.5" : "62500");
 
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
       "The frequency %s MHz is outside the range of the tuner of input %d "
       "('%s') of device '%s': %s to %s MHz. Set 'frequency' (in Hz) within "
-      "it.", freq, tuner->input, tuner->input_name, device->path, low, high);
+      "it.", freq, tuner->input, tuner->input_name, node->path, low, high);
   g_free (debug);
   g_free (freq);
   g_free (low);
@@ -214,7 +214,7 @@ set_range_error (FgrabDevice * device, const FgrabTuner * tuner, guint64 hz,
 }
 
 gboolean
-fgrab_device_set_frequency (FgrabDevice * device, guint64 hz,
+fgrab_node_set_frequency (FgrabNode * node, guint64 hz,
     guint64 * actual_hz, GError ** error)
 {
   struct v4l2_frequency vf;
@@ -223,15 +223,15 @@ fgrab_device_set_frequency (FgrabDevice * device, guint64 hz,
   gchar *debug, *freq;
   gint err;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (!find_tuner (device, "frequency", &tuner, error))
+  if (!find_tuner (node, "frequency", &tuner, error))
     return FALSE;
   /* drivers clamp into the range without a word: the user would watch
    * another channel than asked for */
   units = hz_to_units (&tuner.vt, hz);
   if (units < tuner.vt.rangelow || units > tuner.vt.rangehigh) {
-    set_range_error (device, &tuner, hz, error);
+    set_range_error (node, &tuner, hz, error);
     return FALSE;
   }
 
@@ -240,47 +240,47 @@ fgrab_device_set_frequency (FgrabDevice * device, guint64 hz,
   vf.type = tuner.vt.type;
   vf.frequency = units;
   GST_DEBUG ("%s: S_FREQUENCY tuner %u type %u: %u (%" G_GUINT64_FORMAT
-      " Hz)", device->path, vf.tuner, vf.type, vf.frequency, hz);
-  if (fgrab_device_ioctl (device, VIDIOC_S_FREQUENCY, &vf) < 0) {
+      " Hz)", node->path, vf.tuner, vf.type, vf.frequency, hz);
+  if (fgrab_node_ioctl (node, VIDIOC_S_FREQUENCY, &vf) < 0) {
     err = errno;
     debug = g_strdup_printf ("VIDIOC_S_FREQUENCY tuner %u type %u frequency "
         "%u: %s", vf.tuner, vf.type, vf.frequency, g_strerror (err));
     freq = format_mhz (hz);
     if (err == EBUSY)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
           "Device '%s' is busy: another application holds its tuner, so it "
-          "cannot be tuned to %s MHz. Close that application.", device->path,
+          "cannot be tuned to %s MHz. Close that application.", node->path,
           freq);
     else
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
           "The tuner of input %d ('%s') of device '%s' refused the frequency "
-          "%s MHz.", tuner.input, tuner.input_name, device->path, freq);
+          "%s MHz.", tuner.input, tuner.input_name, node->path, freq);
     g_free (freq);
     g_free (debug);
     return FALSE;
   }
 
-  if (!fgrab_device_get_frequency (device, actual_hz))
+  if (!fgrab_node_get_frequency (node, actual_hz))
     *actual_hz = units_to_hz (&tuner.vt, units);
   GST_INFO ("%s: tuned to %" G_GUINT64_FORMAT " Hz (asked %" G_GUINT64_FORMAT
-      ")", device->path, *actual_hz, hz);
+      ")", node->path, *actual_hz, hz);
   return TRUE;
 }
 
 gboolean
-fgrab_device_get_frequency (FgrabDevice * device, guint64 * hz)
+fgrab_node_get_frequency (FgrabNode * node, guint64 * hz)
 {
   struct v4l2_frequency vf;
   FgrabTuner tuner;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (!find_tuner (device, "frequency", &tuner, NULL))
+  if (!find_tuner (node, "frequency", &tuner, NULL))
     return FALSE;
   memset (&vf, 0, sizeof (vf));
   vf.tuner = tuner.vt.index;
-  if (fgrab_device_ioctl (device, VIDIOC_G_FREQUENCY, &vf) < 0) {
-    GST_DEBUG ("%s: G_FREQUENCY tuner %u: %s", device->path, vf.tuner,
+  if (fgrab_node_ioctl (node, VIDIOC_G_FREQUENCY, &vf) < 0) {
+    GST_DEBUG ("%s: G_FREQUENCY tuner %u: %s", node->path, vf.tuner,
         g_strerror (errno));
     return FALSE;
   }
@@ -310,8 +310,7 @@ describe_audio_modes (const struct v4l2_tuner *vt)
 }
 
 gboolean
-fgrab_device_set_audio_mode (FgrabDevice * device, guint32 audmode,
-    GError ** error)
+fgrab_node_set_audio_mode (FgrabNode * node, guint32 audmode, GError ** error)
 {
   FgrabTuner tuner;
   struct v4l2_tuner vt;
@@ -319,36 +318,36 @@ fgrab_device_set_audio_mode (FgrabDevice * device, guint32 audmode,
       audio_mode_names[audmode] : "unknown";
   gchar *debug, *modes;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (!find_tuner (device, "audio-mode", &tuner, error))
+  if (!find_tuner (node, "audio-mode", &tuner, error))
     return FALSE;
   /* S_TUNER takes the index and the audio mode; the rest as G_TUNER
    * gave it */
   vt = tuner.vt;
   vt.audmode = audmode;
-  GST_DEBUG ("%s: S_TUNER %u audmode %u (%s)", device->path, vt.index,
+  GST_DEBUG ("%s: S_TUNER %u audmode %u (%s)", node->path, vt.index,
       audmode, name);
-  if (fgrab_device_ioctl (device, VIDIOC_S_TUNER, &vt) < 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_S_TUNER, &vt) < 0) {
     debug = g_strdup_printf ("VIDIOC_S_TUNER %u audmode %u: %s", vt.index,
         audmode, g_strerror (errno));
     modes = describe_audio_modes (&tuner.vt);
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
         "The tuner of input %d ('%s') of device '%s' refused the audio mode "
         "%s. Its capabilities list: %s.", tuner.input, tuner.input_name,
-        device->path, name, modes);
+        node->path, name, modes);
     g_free (modes);
     g_free (debug);
     return FALSE;
   }
 
-  if (find_tuner (device, "audio-mode", &tuner, NULL) &&
+  if (find_tuner (node, "audio-mode", &tuner, NULL) &&
       tuner.vt.audmode != audmode) {
     modes = describe_audio_modes (&tuner.vt);
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
         "The tuner of input %d ('%s') of device '%s' kept the audio mode %s "
         "when %s was set. Its capabilities list: %s.", tuner.input,
-        tuner.input_name, device->path,
+        tuner.input_name, node->path,
         tuner.vt.audmode < G_N_ELEMENTS (audio_mode_names) ?
         audio_mode_names[tuner.vt.audmode] : "unknown", name, modes);
     g_free (modes);
@@ -358,25 +357,25 @@ fgrab_device_set_audio_mode (FgrabDevice * device, guint32 audmode,
 }
 
 gint
-fgrab_device_get_audio_mode (FgrabDevice * device)
+fgrab_node_get_audio_mode (FgrabNode * node)
 {
   FgrabTuner tuner;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (!find_tuner (device, "audio-mode", &tuner, NULL))
+  if (!find_tuner (node, "audio-mode", &tuner, NULL))
     return -1;
   return tuner.vt.audmode;
 }
 
 guint
-fgrab_device_get_signal (FgrabDevice * device)
+fgrab_node_get_signal (FgrabNode * node)
 {
   FgrabTuner tuner;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (!find_tuner (device, "signal", &tuner, NULL))
+  if (!find_tuner (node, "signal", &tuner, NULL))
     return 0;
   return CLAMP (tuner.vt.signal, 0, 65535);
 }

@@ -26,8 +26,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabcontrols.h"
-#include "fgrabdevice-private.h"
+#include "fgrabnodecontrols.h"
+#include "fgrabnodecore.h"
 
 /* Menu items listed (VIDIOC_QUERYMENU) of a control: a bound for a driver
  * whose menu range is absurd.  The kernel's helpers make menus of at most
@@ -86,7 +86,7 @@ ext_from_queryctrl (const struct v4l2_queryctrl *qc,
 /* The control after @id.  Drivers outside the control framework (pvrusb2)
  * know only VIDIOC_QUERYCTRL: *@ext turns FALSE at the first ENOTTY. */
 static gboolean
-query_next (FgrabDevice * device, guint32 id, gboolean * ext,
+query_next (FgrabNode * node, guint32 id, gboolean * ext,
     struct v4l2_query_ext_ctrl *q)
 {
   struct v4l2_queryctrl qc;
@@ -94,7 +94,7 @@ query_next (FgrabDevice * device, guint32 id, gboolean * ext,
   if (*ext) {
     memset (q, 0, sizeof (*q));
     q->id = id | V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND;
-    if (fgrab_device_ioctl (device, VIDIOC_QUERY_EXT_CTRL, q) == 0)
+    if (fgrab_node_ioctl (node, VIDIOC_QUERY_EXT_CTRL, q) == 0)
       return TRUE;
     if (errno != ENOTTY)
       return FALSE;
@@ -102,14 +102,14 @@ query_next (FgrabDevice * device, guint32 id, gboolean * ext,
   }
   memset (&qc, 0, sizeof (qc));
   qc.id = id | V4L2_CTRL_FLAG_NEXT_CTRL;
-  if (fgrab_device_ioctl (device, VIDIOC_QUERYCTRL, &qc) < 0)
+  if (fgrab_node_ioctl (node, VIDIOC_QUERYCTRL, &qc) < 0)
     return FALSE;
   ext_from_queryctrl (&qc, q);
   return TRUE;
 }
 
 static GPtrArray *
-query_menu (FgrabDevice * device, const struct v4l2_query_ext_ctrl *q)
+query_menu (FgrabNode * node, const struct v4l2_query_ext_ctrl *q)
 {
   GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
   struct v4l2_querymenu m;
@@ -119,7 +119,7 @@ query_menu (FgrabDevice * device, const struct v4l2_query_ext_ctrl *q)
     memset (&m, 0, sizeof (m));
     m.id = q->id;
     m.index = i;
-    if (fgrab_device_ioctl (device, VIDIOC_QUERYMENU, &m) < 0)
+    if (fgrab_node_ioctl (node, VIDIOC_QUERYMENU, &m) < 0)
       g_ptr_array_add (items, NULL);    /* skipped by the driver */
     else if (q->type == V4L2_CTRL_TYPE_MENU)
       g_ptr_array_add (items, g_strndup ((const gchar *) m.name,
@@ -144,7 +144,7 @@ is_listed (const struct v4l2_query_ext_ctrl *q)
 }
 
 static FgrabControl *
-control_new (FgrabDevice * device, const struct v4l2_query_ext_ctrl *q)
+control_new (FgrabNode * node, const struct v4l2_query_ext_ctrl *q)
 {
   FgrabControl *control = g_new0 (FgrabControl, 1);
 
@@ -159,12 +159,12 @@ control_new (FgrabDevice * device, const struct v4l2_query_ext_ctrl *q)
   control->flags = q->flags;
   control->elem_size = q->elem_size;
   if (q->type == V4L2_CTRL_TYPE_MENU || q->type == V4L2_CTRL_TYPE_INTEGER_MENU)
-    control->items = query_menu (device, q);
+    control->items = query_menu (node, q);
   return control;
 }
 
 static GPtrArray *
-query_controls (FgrabDevice * device)
+query_controls (FgrabNode * node)
 {
   GPtrArray *controls = g_ptr_array_new_with_free_func ((GDestroyNotify)
       control_free);
@@ -172,28 +172,28 @@ query_controls (FgrabDevice * device)
   gboolean ext = TRUE;
   guint32 id = 0;
 
-  while (query_next (device, id, &ext, &q)) {
+  while (query_next (node, id, &ext, &q)) {
     /* a driver that ignores NEXT_CTRL answers the same id forever */
     if ((q.id & ~V4L2_CTRL_FLAG_NEXT_CTRL) <= id && id != 0)
       break;
     id = q.id;
     if (is_listed (&q))
-      g_ptr_array_add (controls, control_new (device, &q));
+      g_ptr_array_add (controls, control_new (node, &q));
   }
-  GST_DEBUG ("%s: %u controls", device->path, controls->len);
+  GST_DEBUG ("%s: %u controls", node->path, controls->len);
   return controls;
 }
 
 GPtrArray *
-fgrab_device_list_controls (FgrabDevice * device)
+fgrab_node_list_controls (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (device->fd < 0)
+  if (node->fd < 0)
     return NULL;
-  if (device->controls == NULL)
-    device->controls = query_controls (device);
-  return g_ptr_array_ref (device->controls);
+  if (node->controls == NULL)
+    node->controls = query_controls (node);
+  return g_ptr_array_ref (node->controls);
 }
 
 /* The control named @name in @controls (as v4l2-ctl names it, or any
@@ -343,16 +343,16 @@ describe_menu (const FgrabControl * control)
 }
 
 static void
-set_refusal (GError ** error, FgrabDevice * device,
+set_refusal (GError ** error, FgrabNode * node,
     const FgrabControl * control, const gchar * why)
 {
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_CONTROL, NULL,
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_CONTROL, NULL,
       "Control '%s' of device '%s' was not set: %s", control->name,
-      device->path, why);
+      node->path, why);
 }
 
 static gboolean
-range_error (GError ** error, FgrabDevice * device,
+range_error (GError ** error, FgrabNode * node,
     const FgrabControl * control, gint64 value)
 {
   gchar *why;
@@ -369,19 +369,19 @@ range_error (GError ** error, FgrabDevice * device,
         G_GINT64_FORMAT ".", value, control->minimum, control->maximum,
         MAX (control->step, 1));
   }
-  set_refusal (error, device, control, why);
+  set_refusal (error, node, control, why);
   g_free (why);
   return FALSE;
 }
 
 static gboolean
-type_error (GError ** error, FgrabDevice * device,
+type_error (GError ** error, FgrabNode * node,
     const FgrabControl * control, const GValue * value, const gchar * wants)
 {
   gchar *why = g_strdup_printf ("it takes %s, not the %s given.", wants,
       g_type_name (G_VALUE_TYPE (value)));
 
-  set_refusal (error, device, control, why);
+  set_refusal (error, node, control, why);
   g_free (why);
   return FALSE;
 }
@@ -389,7 +389,7 @@ type_error (GError ** error, FgrabDevice * device,
 /* A menu value: an item index, or the item's name (its value for an
  * integer menu). */
 static gboolean
-menu_value (FgrabDevice * device, const FgrabControl * control,
+menu_value (FgrabNode * node, const FgrabControl * control,
     const GValue * value, gint64 * index, GError ** error)
 {
   if (G_VALUE_HOLDS_STRING (value) && g_value_get_string (value) &&
@@ -401,29 +401,29 @@ menu_value (FgrabDevice * device, const FgrabControl * control,
         G_VALUE_HOLDS_STRING (value) ? g_value_get_string (value) : "?",
         menu);
 
-    set_refusal (error, device, control, why);
+    set_refusal (error, node, control, why);
     g_free (why);
     g_free (menu);
     return FALSE;
   }
   if (menu_item (control, *index) == NULL && !past_listed (control, *index))
-    return range_error (error, device, control, *index);
+    return range_error (error, node, control, *index);
   return TRUE;
 }
 
 static gboolean
-string_value (FgrabDevice * device, const FgrabControl * control,
+string_value (FgrabNode * node, const FgrabControl * control,
     const GValue * value, struct v4l2_ext_control *c, GError ** error)
 {
   const gchar *text;
   gsize len;
 
   if (!G_VALUE_HOLDS_STRING (value) || g_value_get_string (value) == NULL)
-    return type_error (error, device, control, value, "a string");
+    return type_error (error, node, control, value, "a string");
   text = g_value_get_string (value);
   len = strlen (text);
   if ((gint64) len < control->minimum || (gint64) len > control->maximum)
-    return range_error (error, device, control, len);
+    return range_error (error, node, control, len);
   c->size = MAX (control->elem_size, len + 1);
   c->string = g_malloc0 (c->size);
   memcpy (c->string, text, len);
@@ -434,7 +434,7 @@ string_value (FgrabDevice * device, const FgrabControl * control,
  * cannot be set.  The driver would clamp an integer out of range: that is
  * refused here instead, so that the user learns the range. */
 static gboolean
-control_value (FgrabDevice * device, const FgrabControl * control,
+control_value (FgrabNode * node, const FgrabControl * control,
     const GValue * value, struct v4l2_ext_control *c, GError ** error)
 {
   gint64 v = 0;
@@ -442,34 +442,34 @@ control_value (FgrabDevice * device, const FgrabControl * control,
   memset (c, 0, sizeof (*c));
   c->id = control->id;
   if (control->flags & V4L2_CTRL_FLAG_READ_ONLY) {
-    set_refusal (error, device, control, "it is read-only.");
+    set_refusal (error, node, control, "it is read-only.");
     return FALSE;
   }
   switch (control->type) {
     case V4L2_CTRL_TYPE_BUTTON:
       return TRUE;              /* any value presses it */
     case V4L2_CTRL_TYPE_STRING:
-      return string_value (device, control, value, c, error);
+      return string_value (node, control, value, c, error);
     case V4L2_CTRL_TYPE_MENU:
     case V4L2_CTRL_TYPE_INTEGER_MENU:
-      if (!menu_value (device, control, value, &v, error))
+      if (!menu_value (node, control, value, &v, error))
         return FALSE;
       c->value = v;
       return TRUE;
     case V4L2_CTRL_TYPE_BITMASK:
       if (!gvalue_to_int64 (value, &v))
-        return type_error (error, device, control, value, "a bitmask");
+        return type_error (error, node, control, value, "a bitmask");
       if (v < 0 || (v & ~control->maximum) != 0)
-        return range_error (error, device, control, v);
+        return range_error (error, node, control, v);
       c->value = v;
       return TRUE;
     default:
       if (!gvalue_to_int64 (value, &v))
-        return type_error (error, device, control, value,
+        return type_error (error, node, control, value,
             control->type == V4L2_CTRL_TYPE_BOOLEAN ? "a boolean" :
             "an integer");
       if (v < control->minimum || v > control->maximum)
-        return range_error (error, device, control, v);
+        return range_error (error, node, control, v);
       if (control->type == V4L2_CTRL_TYPE_INTEGER64)
         c->value64 = v;
       else
@@ -502,7 +502,7 @@ uses_pointer_or_64 (const FgrabControl * control)
  * extended API gets VIDIOC_S_CTRL for what that can carry.  0 or an
  * errno. */
 static gint
-write_controls (FgrabDevice * device, const FgrabControl ** controls,
+write_controls (FgrabNode * node, const FgrabControl ** controls,
     struct v4l2_ext_control *c, guint count)
 {
   struct v4l2_ext_controls ctrls;
@@ -513,7 +513,7 @@ write_controls (FgrabDevice * device, const FgrabControl ** controls,
   ctrls.which = V4L2_CTRL_ID2WHICH (c[0].id);
   ctrls.count = count;
   ctrls.controls = c;
-  if (fgrab_device_ioctl (device, VIDIOC_S_EXT_CTRLS, &ctrls) == 0)
+  if (fgrab_node_ioctl (node, VIDIOC_S_EXT_CTRLS, &ctrls) == 0)
     return 0;
   if (errno != ENOTTY)
     return errno;
@@ -523,14 +523,14 @@ write_controls (FgrabDevice * device, const FgrabControl ** controls,
       return ENOTTY;
     one.id = c[i].id;
     one.value = c[i].value;
-    if (fgrab_device_ioctl (device, VIDIOC_S_CTRL, &one) < 0)
+    if (fgrab_node_ioctl (node, VIDIOC_S_CTRL, &one) < 0)
       return errno;
   }
   return 0;
 }
 
 static void
-driver_refusal (GError ** error, FgrabDevice * device,
+driver_refusal (GError ** error, FgrabNode * node,
     const FgrabControl * control, gint err, const GValue * value)
 {
   gchar *text = gst_value_serialize (value);
@@ -557,7 +557,7 @@ driver_refusal (GError ** error, FgrabDevice * device,
       why = g_strdup_printf ("%s.", g_strerror (err));
       break;
   }
-  set_refusal (error, device, control, why);
+  set_refusal (error, node, control, why);
   g_free (why);
   g_free (text);
 }
@@ -607,7 +607,7 @@ class_request_for (GPtrArray * requests, guint32 which)
 
 /* Each control of the structure, checked and grouped by class. */
 static GPtrArray *
-build_requests (FgrabDevice * device, GPtrArray * controls,
+build_requests (FgrabNode * node, GPtrArray * controls,
     const GstStructure * settings, GPtrArray * refusals)
 {
   GPtrArray *requests = g_ptr_array_new_with_free_func ((GDestroyNotify)
@@ -625,11 +625,11 @@ build_requests (FgrabDevice * device, GPtrArray * controls,
     if (control == NULL) {
       gchar *names = fgrab_controls_describe (controls);
 
-      fgrab_device_set_error (&error, FGRAB_DEVICE_ERROR_CONTROL, NULL,
+      fgrab_node_set_error (&error, FGRAB_NODE_ERROR_CONTROL, NULL,
           "Device '%s' has no control '%s'. Its controls are: %s.",
-          device->path, name, names);
+          node->path, name, names);
       g_free (names);
-    } else if (control_value (device, control, value, &c, &error)) {
+    } else if (control_value (node, control, value, &c, &error)) {
       r = class_request_for (requests, V4L2_CTRL_ID2WHICH (control->id));
       g_ptr_array_add (r->controls, (gpointer) control);
       g_array_append_val (r->values, c);
@@ -644,7 +644,7 @@ build_requests (FgrabDevice * device, GPtrArray * controls,
 /* All the class's controls at once; when the driver refuses, each alone,
  * so that one bad value does not keep the others from being set. */
 static gboolean
-apply_class (FgrabDevice * device, ClassRequest * r, GPtrArray * refusals)
+apply_class (FgrabNode * node, ClassRequest * r, GPtrArray * refusals)
 {
   struct v4l2_ext_control *c = (struct v4l2_ext_control *) r->values->data;
   const FgrabControl **controls = (const FgrabControl **) r->controls->pdata;
@@ -652,19 +652,19 @@ apply_class (FgrabDevice * device, ClassRequest * r, GPtrArray * refusals)
   guint i;
   gint err;
 
-  if (r->values->len > 1 && write_controls (device, controls, c,
+  if (r->values->len > 1 && write_controls (node, controls, c,
           r->values->len) == 0)
     return TRUE;
 
   for (i = 0; i < r->values->len; i++) {
     GError *error = NULL;
 
-    err = write_controls (device, &controls[i], &c[i], 1);
+    err = write_controls (node, &controls[i], &c[i], 1);
     if (err == 0) {
       any = TRUE;
       continue;
     }
-    driver_refusal (&error, device, controls[i], err,
+    driver_refusal (&error, node, controls[i], err,
         g_ptr_array_index (r->given, i));
     g_ptr_array_add (refusals, error);
   }
@@ -672,7 +672,7 @@ apply_class (FgrabDevice * device, ClassRequest * r, GPtrArray * refusals)
 }
 
 GPtrArray *
-fgrab_device_set_controls (FgrabDevice * device, const GstStructure * settings)
+fgrab_node_set_controls (FgrabNode * node, const GstStructure * settings)
 {
   GPtrArray *refusals = g_ptr_array_new_with_free_func ((GDestroyNotify)
       g_error_free);
@@ -680,18 +680,18 @@ fgrab_device_set_controls (FgrabDevice * device, const GstStructure * settings)
   gboolean codec = FALSE;
   guint i;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  controls = fgrab_device_list_controls (device);
+  controls = fgrab_node_list_controls (node);
   if (controls == NULL) {
     g_ptr_array_unref (refusals);
     return NULL;
   }
-  requests = build_requests (device, controls, settings, refusals);
+  requests = build_requests (node, controls, settings, refusals);
   for (i = 0; i < requests->len; i++) {
     ClassRequest *r = g_ptr_array_index (requests, i);
 
-    if (apply_class (device, r, refusals) && r->which == V4L2_CTRL_CLASS_CODEC)
+    if (apply_class (node, r, refusals) && r->which == V4L2_CTRL_CLASS_CODEC)
       codec = TRUE;
   }
   /* an encoder's stream type decides the caps it delivers: they are
@@ -699,8 +699,8 @@ fgrab_device_set_controls (FgrabDevice * device, const GstStructure * settings)
    * an element that has just set it (an output node's controls come after
    * its format) finds it in force, never forgotten. */
   if (codec) {
-    fgrab_device_forget_format (device);
-    fgrab_device_ensure_format (device);
+    fgrab_node_forget_format (node);
+    fgrab_node_ensure_format (node);
   }
 
   g_ptr_array_unref (requests);
@@ -711,16 +711,16 @@ fgrab_device_set_controls (FgrabDevice * device, const GstStructure * settings)
 }
 
 GPtrArray *
-fgrab_device_set_control (FgrabDevice * device, guint32 id,
+fgrab_node_set_control (FgrabNode * node, guint32 id,
     const gchar * name, gint64 value)
 {
   GPtrArray *controls, *refusals;
   GstStructure *settings;
   guint i;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  controls = fgrab_device_list_controls (device);
+  controls = fgrab_node_list_controls (node);
   if (controls == NULL)
     return NULL;
   /* the driver's name for the id, so that messages use it */
@@ -731,7 +731,7 @@ fgrab_device_set_control (FgrabDevice * device, guint32 id,
       name = control->name;
   }
   settings = gst_structure_new ("c", name, G_TYPE_INT64, value, NULL);
-  refusals = fgrab_device_set_controls (device, settings);
+  refusals = fgrab_node_set_controls (node, settings);
   gst_structure_free (settings);
   g_ptr_array_unref (controls);
   return refusals;
@@ -742,7 +742,7 @@ fgrab_device_set_control (FgrabDevice * device, guint32 id,
 /* The current value of @control into @c (a string gets a buffer of its
  * own).  FALSE when the node cannot say. */
 static gboolean
-read_control (FgrabDevice * device, const FgrabControl * control,
+read_control (FgrabNode * node, const FgrabControl * control,
     struct v4l2_ext_control *c)
 {
   struct v4l2_ext_controls ctrls;
@@ -758,13 +758,13 @@ read_control (FgrabDevice * device, const FgrabControl * control,
   ctrls.which = V4L2_CTRL_ID2WHICH (control->id);
   ctrls.count = 1;
   ctrls.controls = c;
-  if (fgrab_device_ioctl (device, VIDIOC_G_EXT_CTRLS, &ctrls) == 0)
+  if (fgrab_node_ioctl (node, VIDIOC_G_EXT_CTRLS, &ctrls) == 0)
     return TRUE;
   if (errno != ENOTTY || uses_pointer_or_64 (control))
     return FALSE;
 
   one.id = control->id;
-  if (fgrab_device_ioctl (device, VIDIOC_G_CTRL, &one) < 0)
+  if (fgrab_node_ioctl (node, VIDIOC_G_CTRL, &one) < 0)
     return FALSE;
   c->value = one.value;
   return TRUE;
@@ -810,15 +810,15 @@ is_readable (const FgrabControl * control)
 }
 
 GstStructure *
-fgrab_device_read_controls (FgrabDevice * device, const GstStructure * settings)
+fgrab_node_read_controls (FgrabNode * node, const GstStructure * settings)
 {
   GstStructure *result = gst_structure_copy (settings);
   GPtrArray *controls;
   guint i, n = gst_structure_n_fields (settings);
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  controls = fgrab_device_list_controls (device);
+  controls = fgrab_node_list_controls (node);
   if (controls == NULL)
     return result;
   for (i = 0; i < n; i++) {
@@ -829,7 +829,7 @@ fgrab_device_read_controls (FgrabDevice * device, const GstStructure * settings)
 
     if (!is_readable (control))
       continue;
-    if (read_control (device, control, &c)) {
+    if (read_control (node, control, &c)) {
       value_from_control (control, &c, gst_structure_get_value (settings,
               name), &value);
       gst_structure_take_value (result, name, &value);
@@ -841,23 +841,23 @@ fgrab_device_read_controls (FgrabDevice * device, const GstStructure * settings)
 }
 
 gboolean
-fgrab_device_get_control (FgrabDevice * device, guint32 id, gint * value)
+fgrab_node_get_control (FgrabNode * node, guint32 id, gint * value)
 {
   GPtrArray *controls;
   struct v4l2_ext_control c;
   gboolean ok = FALSE;
   guint i;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  controls = fgrab_device_list_controls (device);
+  controls = fgrab_node_list_controls (node);
   if (controls == NULL)
     return FALSE;
   for (i = 0; i < controls->len && !ok; i++) {
     const FgrabControl *control = g_ptr_array_index (controls, i);
 
     if (control->id == id && is_readable (control) &&
-        !uses_pointer_or_64 (control) && read_control (device, control, &c)) {
+        !uses_pointer_or_64 (control) && read_control (node, control, &c)) {
       *value = c.value;
       ok = TRUE;
     }

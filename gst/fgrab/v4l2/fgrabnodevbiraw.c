@@ -30,7 +30,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabdevice-private.h"
+#include "fgrabnodecore.h"
 
 /* Bounds that no analog line or frame exceeds: a field has 313 lines, a
  * line at 27 MHz 1728 samples; they keep the caps' ints and the frame
@@ -60,16 +60,16 @@ raw_structure (const struct v4l2_vbi_format *vbi, gboolean lines_525)
 /* FALSE with the error for a format fgrab cannot carry: samples other
  * than 8-bit, no lines, values beyond any analog signal. */
 static gboolean
-check_raw_format (FgrabDevice * device, const struct v4l2_vbi_format *vbi,
+check_raw_format (FgrabNode * node, const struct v4l2_vbi_format *vbi,
     GError ** error)
 {
   gchar *debug;
 
   if (vbi->sample_format != V4L2_PIX_FMT_GREY) {
     debug = g_strdup_printf ("sample_format 0x%08x", vbi->sample_format);
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' samples raw VBI as %" GST_FOURCC_FORMAT ": fgrabsrc "
-        "reads only 8-bit samples (GREY).", device->path,
+        "reads only 8-bit samples (GREY).", node->path,
         GST_FOURCC_ARGS (vbi->sample_format));
     g_free (debug);
     return FALSE;
@@ -82,9 +82,9 @@ check_raw_format (FgrabDevice * device, const struct v4l2_vbi_format *vbi,
     debug = g_strdup_printf ("samples_per_line %u count %u+%u rate %u",
         vbi->samples_per_line, vbi->count[0], vbi->count[1],
         vbi->sampling_rate);
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' describes raw VBI lines that cannot be read (no "
-        "lines or samples, or more than a field has).", device->path);
+        "lines or samples, or more than a field has).", node->path);
     g_free (debug);
     return FALSE;
   }
@@ -92,31 +92,31 @@ check_raw_format (FgrabDevice * device, const struct v4l2_vbi_format *vbi,
 }
 
 GstCaps *
-fgrab_device_probe_raw_vbi_caps (FgrabDevice * device, GError ** error)
+fgrab_node_probe_raw_vbi_caps (FgrabNode * node, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   struct v4l2_format fmt;
   v4l2_std_id std;
   gboolean lines_525;
 
   memset (&fmt, 0, sizeof (fmt));
   fmt.type = V4L2_BUF_TYPE_VBI_CAPTURE;
-  if (fgrab_device_ioctl (device, VIDIOC_G_FMT, &fmt) < 0) {
-    fgrab_vbi_set_format_error (device, fmt.type, "VIDIOC_G_FMT", errno, error);
+  if (fgrab_node_ioctl (node, VIDIOC_G_FMT, &fmt) < 0) {
+    fgrab_vbi_set_format_error (node, fmt.type, "VIDIOC_G_FMT", errno, error);
     return NULL;
   }
   GST_DEBUG ("%s: G_FMT raw VBI: rate %u offset %u samples %u start %u,%u "
-      "count %u,%u flags 0x%x", device->path, fmt.fmt.vbi.sampling_rate,
+      "count %u,%u flags 0x%x", node->path, fmt.fmt.vbi.sampling_rate,
       fmt.fmt.vbi.offset, fmt.fmt.vbi.samples_per_line, fmt.fmt.vbi.start[0],
       fmt.fmt.vbi.start[1], fmt.fmt.vbi.count[0], fmt.fmt.vbi.count[1],
       fmt.fmt.vbi.flags);
-  if (!check_raw_format (device, &fmt.fmt.vbi, error) ||
-      !fgrab_vbi_read_standard (device, &std, &lines_525, error))
+  if (!check_raw_format (node, &fmt.fmt.vbi, error) ||
+      !fgrab_vbi_read_standard (node, &std, &lines_525, error))
     return NULL;
   return gst_caps_new_full (raw_structure (&fmt.fmt.vbi, lines_525), NULL);
 }
 
-/* The format that caps @s (of fgrab_device_probe_raw_vbi_caps) ask for. */
+/* The format that caps @s (of fgrab_node_probe_raw_vbi_caps) ask for. */
 static gboolean
 format_from_caps (const GstStructure * s, struct v4l2_vbi_format *vbi)
 {
@@ -153,13 +153,13 @@ same_sampling (const struct v4l2_vbi_format *a, const struct v4l2_vbi_format *b)
 
 /* The driver set @got for @want: an error unless it is the same. */
 static gboolean
-check_driver_kept (FgrabDevice * device, const struct v4l2_vbi_format *want,
+check_driver_kept (FgrabNode * node, const struct v4l2_vbi_format *want,
     const struct v4l2_vbi_format *got, GError ** error)
 {
   gchar *debug;
 
   if (same_sampling (want, got))
-    return check_raw_format (device, got, error);
+    return check_raw_format (node, got, error);
 
   debug = g_strdup_printf ("asked %u samples at %u Hz, lines %u+%u from "
       "%u,%u; driver set %u samples at %u Hz, lines %u+%u from %u,%u",
@@ -167,65 +167,65 @@ check_driver_kept (FgrabDevice * device, const struct v4l2_vbi_format *want,
       want->count[1], want->start[0], want->start[1], got->samples_per_line,
       got->sampling_rate, got->count[0], got->count[1], got->start[0],
       got->start[1]);
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
       "Device '%s' does not sample raw VBI as its caps said. Leave the VBI "
       "fields out of the caps filter, or give the device's values.",
-      device->path);
+      node->path);
   g_free (debug);
   return FALSE;
 }
 
 gboolean
-fgrab_device_set_raw_vbi_format (FgrabDevice * device,
+fgrab_node_set_raw_vbi_format (FgrabNode * node,
     const GstStructure * s, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   struct v4l2_format fmt;
   struct v4l2_vbi_format want;
   v4l2_std_id std;
   gboolean lines_525;
 
   if (!format_from_caps (s, &want)) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, NULL,
         "Device '%s' was given raw VBI caps without their sampling "
-        "parameters.", device->path);
+        "parameters.", node->path);
     return FALSE;
   }
-  if (!fgrab_vbi_read_standard (device, &std, &lines_525, error))
+  if (!fgrab_vbi_read_standard (node, &std, &lines_525, error))
     return FALSE;
 
   memset (&fmt, 0, sizeof (fmt));
   fmt.type = V4L2_BUF_TYPE_VBI_CAPTURE;
   fmt.fmt.vbi = want;
-  if (fgrab_device_ioctl (device, VIDIOC_S_FMT, &fmt) < 0) {
-    fgrab_vbi_set_format_error (device, fmt.type, "VIDIOC_S_FMT", errno, error);
+  if (fgrab_node_ioctl (node, VIDIOC_S_FMT, &fmt) < 0) {
+    fgrab_vbi_set_format_error (node, fmt.type, "VIDIOC_S_FMT", errno, error);
     return FALSE;
   }
   GST_DEBUG ("%s: S_FMT raw VBI: %u samples at %u Hz, lines %u+%u",
-      device->path, fmt.fmt.vbi.samples_per_line, fmt.fmt.vbi.sampling_rate,
+      node->path, fmt.fmt.vbi.samples_per_line, fmt.fmt.vbi.sampling_rate,
       fmt.fmt.vbi.count[0], fmt.fmt.vbi.count[1]);
-  if (!check_driver_kept (device, &want, &fmt.fmt.vbi, error))
+  if (!check_driver_kept (node, &want, &fmt.fmt.vbi, error))
     return FALSE;
 
-  device->type = fmt.type;
-  device->std = std;
-  device->format = fmt;
-  device->format_known = TRUE;
-  device->fgrab_format = fgrab_format_raw_vbi ();
+  node->type = fmt.type;
+  node->std = std;
+  node->format = fmt;
+  node->format_known = TRUE;
+  node->fgrab_format = fgrab_format_raw_vbi ();
   return TRUE;
 }
 
 GstCaps *
-fgrab_device_get_raw_vbi_caps (FgrabDevice * device)
+fgrab_node_get_raw_vbi_caps (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
-  const struct v4l2_vbi_format *vbi = &device->format.fmt.vbi;
+  HOLD_NODE_LOCK (node);
+  const struct v4l2_vbi_format *vbi = &node->format.fmt.vbi;
   v4l2_std_id std;
   gboolean lines_525;
 
-  if (device->format.type != V4L2_BUF_TYPE_VBI_CAPTURE ||
-      !check_raw_format (device, vbi, NULL) ||
-      !fgrab_vbi_read_standard (device, &std, &lines_525, NULL))
+  if (node->format.type != V4L2_BUF_TYPE_VBI_CAPTURE ||
+      !check_raw_format (node, vbi, NULL) ||
+      !fgrab_vbi_read_standard (node, &std, &lines_525, NULL))
     return NULL;
   return gst_caps_new_full (raw_structure (vbi, lines_525), NULL);
 }

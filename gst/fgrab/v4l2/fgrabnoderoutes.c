@@ -29,7 +29,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabdevice-private.h"
+#include "fgrabnodecore.h"
 
 /* More inputs or outputs than any driver has. */
 #define MAX_ENUM_ROUTES 256
@@ -78,12 +78,12 @@ describe_standards (v4l2_std_id std)
 }
 
 v4l2_std_id
-fgrab_device_read_standard (FgrabDevice * device)
+fgrab_node_read_standard (FgrabNode * node)
 {
   v4l2_std_id std = 0;
 
-  if (fgrab_device_ioctl (device, VIDIOC_G_STD, &std) < 0) {
-    GST_LOG ("%s: G_STD: %s", device->path, g_strerror (errno));
+  if (fgrab_node_ioctl (node, VIDIOC_G_STD, &std) < 0) {
+    GST_LOG ("%s: G_STD: %s", node->path, g_strerror (errno));
     return 0;
   }
   return std;
@@ -100,16 +100,16 @@ typedef struct
 } FgrabRoute;
 
 static gboolean
-enum_route (FgrabDevice * device, guint32 index, FgrabRoute * route)
+enum_route (FgrabNode * node, guint32 index, FgrabRoute * route)
 {
   memset (route, 0, sizeof (*route));
   route->index = index;
-  if (device->output) {
+  if (node->output) {
     struct v4l2_output out;
 
     memset (&out, 0, sizeof (out));
     out.index = index;
-    if (fgrab_device_ioctl (device, VIDIOC_ENUMOUTPUT, &out) < 0)
+    if (fgrab_node_ioctl (node, VIDIOC_ENUMOUTPUT, &out) < 0)
       return FALSE;
     memcpy (route->name, out.name, sizeof (out.name));
     route->std = out.std;
@@ -120,7 +120,7 @@ enum_route (FgrabDevice * device, guint32 index, FgrabRoute * route)
 
     memset (&in, 0, sizeof (in));
     in.index = index;
-    if (fgrab_device_ioctl (device, VIDIOC_ENUMINPUT, &in) < 0)
+    if (fgrab_node_ioctl (node, VIDIOC_ENUMINPUT, &in) < 0)
       return FALSE;
     memcpy (route->name, in.name, sizeof (in.name));
     route->std = in.std;
@@ -128,8 +128,8 @@ enum_route (FgrabDevice * device, guint32 index, FgrabRoute * route)
   }
   /* the name goes into messages, as the card name does */
   fgrab_make_valid_utf8 (route->name);
-  GST_DEBUG ("%s: %s %u '%s' std 0x%" G_GINT64_MODIFIER "x%s", device->path,
-      device->output ? "output" : "input", index, route->name,
+  GST_DEBUG ("%s: %s %u '%s' std 0x%" G_GINT64_MODIFIER "x%s", node->path,
+      node->output ? "output" : "input", index, route->name,
       (guint64) route->std, route->has_std ? "" : " (no standards)");
   return TRUE;
 }
@@ -137,13 +137,13 @@ enum_route (FgrabDevice * device, guint32 index, FgrabRoute * route)
 /* "0 'Camera', 1 'Television'": the routes, or only those with
  * standards; empty when there are none. */
 static gchar *
-describe_routes (FgrabDevice * device, gboolean with_std_only)
+describe_routes (FgrabNode * node, gboolean with_std_only)
 {
   GString *s = g_string_new (NULL);
   FgrabRoute route;
   guint32 i;
 
-  for (i = 0; i < MAX_ENUM_ROUTES && enum_route (device, i, &route); i++) {
+  for (i = 0; i < MAX_ENUM_ROUTES && enum_route (node, i, &route); i++) {
     if (with_std_only && !route.has_std)
       continue;
     g_string_append_printf (s, "%s%u '%s'", s->len ? ", " : "", i, route.name);
@@ -153,14 +153,14 @@ describe_routes (FgrabDevice * device, gboolean with_std_only)
 
 /* The current input (output) index, -1 when the driver does not say. */
 static gint
-get_route (FgrabDevice * device)
+get_route (FgrabNode * node)
 {
   gint index = -1;
 
-  if (fgrab_device_ioctl (device,
-          device->output ? VIDIOC_G_OUTPUT : VIDIOC_G_INPUT, &index) < 0) {
-    GST_DEBUG ("%s: G_%s: %s", device->path,
-        device->output ? "OUTPUT" : "INPUT", g_strerror (errno));
+  if (fgrab_node_ioctl (node,
+          node->output ? VIDIOC_G_OUTPUT : VIDIOC_G_INPUT, &index) < 0) {
+    GST_DEBUG ("%s: G_%s: %s", node->path,
+        node->output ? "OUTPUT" : "INPUT", g_strerror (errno));
     return -1;
   }
   return index;
@@ -170,59 +170,59 @@ get_route (FgrabDevice * device)
  * after checking @index against ENUMINPUT / ENUMOUTPUT; read back with
  * G_INPUT / G_OUTPUT. */
 static gboolean
-select_route (FgrabDevice * device, guint index, GError ** error)
+select_route (FgrabNode * node, guint index, GError ** error)
 {
-  const gchar *what = device->output ? "output" : "input";
+  const gchar *what = node->output ? "output" : "input";
   FgrabRoute route;
   gchar *debug, *valid;
   gint arg = index, now;
 
-  if (!enum_route (device, index, &route)) {
+  if (!enum_route (node, index, &route)) {
     debug = g_strdup_printf ("VIDIOC_ENUM%s index %u: %s",
-        device->output ? "OUTPUT" : "INPUT", index, g_strerror (errno));
-    valid = describe_routes (device, FALSE);
+        node->output ? "OUTPUT" : "INPUT", index, g_strerror (errno));
+    valid = describe_routes (node, FALSE);
     if (*valid)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
-          "Device '%s' has no %s %u. Its %ss are: %s.", device->path, what,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
+          "Device '%s' has no %s %u. Its %ss are: %s.", node->path, what,
           index, what, valid);
     else
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
           "Device '%s' lists no %ss, so %s %u cannot be selected. Leave "
-          "the '%s' property at -1.", device->path, what, what, index, what);
+          "the '%s' property at -1.", node->path, what, what, index, what);
     g_free (valid);
     g_free (debug);
     return FALSE;
   }
 
-  GST_DEBUG ("%s: S_%s %u", device->path, device->output ? "OUTPUT" :
+  GST_DEBUG ("%s: S_%s %u", node->path, node->output ? "OUTPUT" :
       "INPUT", index);
-  if (fgrab_device_ioctl (device,
-          device->output ? VIDIOC_S_OUTPUT : VIDIOC_S_INPUT, &arg) < 0) {
+  if (fgrab_node_ioctl (node,
+          node->output ? VIDIOC_S_OUTPUT : VIDIOC_S_INPUT, &arg) < 0) {
     gint err = errno;
 
-    debug = g_strdup_printf ("VIDIOC_S_%s %u: %s", device->output ?
+    debug = g_strdup_printf ("VIDIOC_S_%s %u: %s", node->output ?
         "OUTPUT" : "INPUT", index, g_strerror (err));
     if (err == EBUSY)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
           "Device '%s' is busy: another application is streaming, so its "
-          "%s cannot be changed. Close that application.", device->path, what);
+          "%s cannot be changed. Close that application.", node->path, what);
     else
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
-          "Device '%s' refused to select %s %u ('%s').", device->path, what,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
+          "Device '%s' refused to select %s %u ('%s').", node->path, what,
           index, route.name);
     g_free (debug);
     return FALSE;
   }
 
-  now = get_route (device);
+  now = get_route (node);
   if (now >= 0 && (guint) now != index) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
         "Device '%s' stayed on %s %d after selecting %s %u ('%s').",
-        device->path, what, now, what, index, route.name);
+        node->path, what, now, what, index, route.name);
     return FALSE;
   }
 
-  fgrab_device_forget_format (device);
+  fgrab_node_forget_format (node);
   return TRUE;
 }
 
@@ -230,19 +230,18 @@ select_route (FgrabDevice * device, guint index, GError ** error)
  * to G_STD's answer, else the smallest that contains it; 0 when the
  * driver has no standard. */
 static gint
-get_norm (FgrabDevice * device)
+get_norm (FgrabNode * node)
 {
   v4l2_std_id std = 0;
   GEnumClass *norms = norm_class ();
   gint best = 0, best_bits = G_MAXINT;
   guint i;
 
-  if (fgrab_device_ioctl (device, VIDIOC_G_STD, &std) < 0) {
-    GST_DEBUG ("%s: G_STD: %s", device->path, g_strerror (errno));
+  if (fgrab_node_ioctl (node, VIDIOC_G_STD, &std) < 0) {
+    GST_DEBUG ("%s: G_STD: %s", node->path, g_strerror (errno));
     return 0;
   }
-  GST_DEBUG ("%s: G_STD 0x%" G_GINT64_MODIFIER "x", device->path,
-      (guint64) std);
+  GST_DEBUG ("%s: G_STD 0x%" G_GINT64_MODIFIER "x", node->path, (guint64) std);
   if (std == 0)
     return 0;
 
@@ -265,30 +264,30 @@ get_norm (FgrabDevice * device)
 /* Whether the current route @cur (-1: unknown) supports the standard
  * @std, named @name, as far as ENUMINPUT / ENUMOUTPUT says. */
 static gboolean
-check_route_standard (FgrabDevice * device, gint cur, v4l2_std_id std,
+check_route_standard (FgrabNode * node, gint cur, v4l2_std_id std,
     const gchar * name, GError ** error)
 {
-  const gchar *what = device->output ? "output" : "input";
+  const gchar *what = node->output ? "output" : "input";
   FgrabRoute route;
 
-  if (cur < 0 || !enum_route (device, cur, &route))
+  if (cur < 0 || !enum_route (node, cur, &route))
     return TRUE;
 
   if (!route.has_std) {
-    gchar *others = describe_routes (device, TRUE);
+    gchar *others = describe_routes (node, TRUE);
 
     if (*others)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
           "%c%s %d ('%s') of device '%s' has no analog video standards, so "
           "the standard %s cannot be set. The %ss with standards are: %s; "
           "select one with the '%s' property, or leave 'norm' unset.",
-          g_ascii_toupper (what[0]), what + 1, cur, route.name, device->path,
+          g_ascii_toupper (what[0]), what + 1, cur, route.name, node->path,
           name, what, others, what);
     else
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
           "%c%s %d ('%s') of device '%s' has no analog video standards, so "
           "the standard %s cannot be set. Leave 'norm' unset.",
-          g_ascii_toupper (what[0]), what + 1, cur, route.name, device->path,
+          g_ascii_toupper (what[0]), what + 1, cur, route.name, node->path,
           name);
     g_free (others);
     return FALSE;
@@ -296,10 +295,10 @@ check_route_standard (FgrabDevice * device, gint cur, v4l2_std_id std,
   if (route.std != 0 && (route.std & std) == 0) {
     gchar *supported = describe_standards (route.std);
 
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
         "%c%s %d ('%s') of device '%s' does not support the video standard "
         "%s. It supports: %s.", g_ascii_toupper (what[0]), what + 1, cur,
-        route.name, device->path, name, supported);
+        route.name, node->path, name, supported);
     g_free (supported);
     return FALSE;
   }
@@ -308,45 +307,45 @@ check_route_standard (FgrabDevice * device, gint cur, v4l2_std_id std,
 
 /* S_STD, read back with G_STD. */
 static gboolean
-set_standard (FgrabDevice * device, v4l2_std_id std, const gchar * name,
+set_standard (FgrabNode * node, v4l2_std_id std, const gchar * name,
     GError ** error)
 {
-  const gchar *what = device->output ? "output" : "input";
+  const gchar *what = node->output ? "output" : "input";
   v4l2_std_id arg = std, now = 0;
 
-  GST_DEBUG ("%s: S_STD 0x%" G_GINT64_MODIFIER "x (%s)", device->path,
+  GST_DEBUG ("%s: S_STD 0x%" G_GINT64_MODIFIER "x (%s)", node->path,
       (guint64) std, name);
-  if (fgrab_device_ioctl (device, VIDIOC_S_STD, &arg) < 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_S_STD, &arg) < 0) {
     gint err = errno;
     gchar *debug = g_strdup_printf ("VIDIOC_S_STD 0x%" G_GINT64_MODIFIER
         "x: %s", (guint64) std, g_strerror (err));
 
     if (err == EBUSY)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
           "Device '%s' is busy: another application is streaming, so its "
           "video standard cannot be changed. Close that application.",
-          device->path);
+          node->path);
     else if (err == ENODATA || err == ENOTTY)
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
           "The current %s of device '%s' has no analog video standards, so "
           "the standard %s cannot be set. Leave 'norm' unset.", what,
-          device->path, name);
+          node->path, name);
     else
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, debug,
-          "Device '%s' refused the video standard %s.", device->path, name);
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
+          "Device '%s' refused the video standard %s.", node->path, name);
     g_free (debug);
     return FALSE;
   }
 
-  if (fgrab_device_ioctl (device, VIDIOC_G_STD, &now) == 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_G_STD, &now) == 0) {
     GST_DEBUG ("%s: G_STD after S_STD: 0x%" G_GINT64_MODIFIER "x",
-        device->path, (guint64) now);
+        node->path, (guint64) now);
     if ((now & std) == 0) {
       gchar *got = describe_standards (now);
 
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_SETTINGS, NULL,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, NULL,
           "Device '%s' kept the video standard %s when %s was set.",
-          device->path, got, name);
+          node->path, got, name);
       g_free (got);
       return FALSE;
     }
@@ -358,32 +357,32 @@ set_standard (FgrabDevice * device, v4l2_std_id std, const gchar * name,
  * input or output, after checking that it supports the standard
  * (ENUMINPUT's std mask). */
 static gboolean
-select_standard (FgrabDevice * device, gint norm, GError ** error)
+select_standard (FgrabNode * node, gint norm, GError ** error)
 {
   v4l2_std_id std = (guint32) norm;
   gchar *name = describe_standards (std);
-  gboolean ok = check_route_standard (device, get_route (device), std, name,
-      error) && set_standard (device, std, name, error);
+  gboolean ok = check_route_standard (node, get_route (node), std, name,
+      error) && set_standard (node, std, name, error);
 
   g_free (name);
   if (ok)
-    fgrab_device_forget_format (device);
+    fgrab_node_forget_format (node);
   return ok;
 }
 
 gboolean
-fgrab_device_select (FgrabDevice * device, gint route, gint norm,
+fgrab_node_select (FgrabNode * node, gint route, gint norm,
     gint * actual_route, gint * actual_norm, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if ((route >= 0 && !select_route (device, route, error)) ||
-      (norm != 0 && !select_standard (device, norm, error)))
+  if ((route >= 0 && !select_route (node, route, error)) ||
+      (norm != 0 && !select_standard (node, norm, error)))
     return FALSE;
 
-  *actual_route = get_route (device);
-  *actual_norm = get_norm (device);
-  GST_INFO ("%s: %s %d, standard 0x%x", device->path,
-      device->output ? "output" : "input", *actual_route, *actual_norm);
+  *actual_route = get_route (node);
+  *actual_norm = get_norm (node);
+  GST_INFO ("%s: %s %d, standard 0x%x", node->path,
+      node->output ? "output" : "input", *actual_route, *actual_norm);
   return TRUE;
 }

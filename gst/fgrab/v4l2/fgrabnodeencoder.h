@@ -17,29 +17,29 @@
  * Boston, MA 02110-1301, USA.
  */
 
-#ifndef __FGRAB_ENCODER_H__
-#define __FGRAB_ENCODER_H__
+#ifndef __FGRAB_NODE_ENCODER_H__
+#define __FGRAB_NODE_ENCODER_H__
 
-#include "fgrabdevice.h"
+#include "fgrabnode.h"
 
-/* The device layer's encoder commands (VIDIOC_ENCODER_CMD) of MPEG
+/* The node layer's encoder commands (VIDIOC_ENCODER_CMD) of MPEG
  * encoder cards: ivtv and cx18 answer them, pvrusb2 does not (ENOTTY).
  * The first read() starts the encoder, so START is never needed. */
 
 G_BEGIN_DECLS
 /* Whether the node has encoder commands: VIDIOC_TRY_ENCODER_CMD with a
  * STOP at the end of the GOP, which changes nothing. */
-gboolean fgrab_device_has_encoder_commands (FgrabDevice * device);
+gboolean fgrab_node_has_encoder_commands (FgrabNode * node);
 /* STOP with V4L2_ENC_CMD_STOP_AT_GOP_END: the driver delivers the rest
  * of the GOP begun, then read() returns 0.  Fails with
- * FGRAB_DEVICE_ERROR_SETTINGS when the driver refuses. */
-gboolean fgrab_device_stop_encoder_at_gop_end (FgrabDevice * device,
+ * FGRAB_NODE_ERROR_SETTINGS when the driver refuses. */
+gboolean fgrab_node_stop_encoder_at_gop_end (FgrabNode * node,
     GError ** error);
 /* PAUSE (@pause TRUE) or RESUME: a paused encoder delivers nothing.
- * Fails as fgrab_device_stop_encoder_at_gop_end does (ivtv refuses both
+ * Fails as fgrab_node_stop_encoder_at_gop_end does (ivtv refuses both
  * with EPERM when it is not capturing). */
-gboolean fgrab_device_pause_encoder (FgrabDevice * device, gboolean pause,
+gboolean fgrab_node_pause_encoder (FgrabNode * node, gboolean pause,
     GError ** error);
 
 G_END_DECLS
-#endif /* __FGRAB_ENCODER_H__ */
+#endif /* __FGRAB_NODE_ENCODER_H__ */

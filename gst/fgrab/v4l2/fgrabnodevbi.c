@@ -30,8 +30,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabdevice-private.h"
-#include "fgrabvbi.h"
+#include "fgrabnodecore.h"
+#include "fgrabnodevbi.h"
 
 G_STATIC_ASSERT (sizeof (struct v4l2_sliced_vbi_data) == 64);
 
@@ -42,16 +42,16 @@ G_STATIC_ASSERT (sizeof (struct v4l2_sliced_vbi_data) == 64);
 #define S334_LINE_BASE 9
 
 gboolean
-fgrab_device_is_sliced_vbi (FgrabDevice * device)
+fgrab_node_is_sliced_vbi (FgrabNode * node)
 {
-  return device->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
+  return node->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
 }
 
 gboolean
-fgrab_device_is_vbi (FgrabDevice * device)
+fgrab_node_is_vbi (FgrabNode * node)
 {
-  return device->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE ||
-      device->type == V4L2_BUF_TYPE_VBI_CAPTURE;
+  return node->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE ||
+      node->type == V4L2_BUF_TYPE_VBI_CAPTURE;
 }
 
 static const gchar *
@@ -69,41 +69,41 @@ service_name (guint16 service)
 
 /* vivid answers EINVAL on inputs other than TV and S-Video. */
 void
-fgrab_vbi_set_format_error (FgrabDevice * device, enum v4l2_buf_type type,
+fgrab_vbi_set_format_error (FgrabNode * node, enum v4l2_buf_type type,
     const gchar * ioctl_name, gint err, GError ** error)
 {
   gchar *debug = g_strdup_printf ("%s(%s VBI): %s", ioctl_name,
       vbi_kind (type), g_strerror (err));
 
   if (err == EBUSY)
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
         "Device '%s' is busy: another application reads its VBI. Close "
-        "that application.", device->path);
+        "that application.", node->path);
   else
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' has no %s VBI on its current input. Select an analog "
-        "TV or S-Video input with the input property.", device->path,
+        "TV or S-Video input with the input property.", node->path,
         vbi_kind (type));
   g_free (debug);
 }
 
 gboolean
-fgrab_vbi_read_standard (FgrabDevice * device, v4l2_std_id * std,
+fgrab_vbi_read_standard (FgrabNode * node, v4l2_std_id * std,
     gboolean * lines_525, GError ** error)
 {
   gboolean lines_625;
 
-  *std = fgrab_device_read_standard (device);
+  *std = fgrab_node_read_standard (node);
   *lines_525 = (*std & V4L2_STD_525_60) != 0;
   lines_625 = (*std & V4L2_STD_625_50) != 0;
   if (*lines_525 != lines_625)
     return TRUE;
 
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT,
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT,
       *std ? "a mask of 525- and 625-line standards" : "G_STD gave none",
       "Device '%s' has no single analog standard on its current input, so "
       "its VBI lines and rate are unknown. Set the norm property (NTSC for "
-      "closed captions, PAL or SECAM for WSS).", device->path);
+      "closed captions, PAL or SECAM for WSS).", node->path);
   return FALSE;
 }
 
@@ -119,7 +119,7 @@ fgrab_vbi_set_rate (GstStructure * s, gboolean lines_525)
 /* The caps of sliced VBI under the current standard, NULL with @error
  * when the input has none. */
 static GstCaps *
-probe_sliced_caps (FgrabDevice * device, GError ** error)
+probe_sliced_caps (FgrabNode * node, GError ** error)
 {
   struct v4l2_format fmt;
   GstStructure *s;
@@ -128,11 +128,11 @@ probe_sliced_caps (FgrabDevice * device, GError ** error)
 
   memset (&fmt, 0, sizeof (fmt));
   fmt.type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
-  if (fgrab_device_ioctl (device, VIDIOC_G_FMT, &fmt) < 0) {
-    fgrab_vbi_set_format_error (device, fmt.type, "VIDIOC_G_FMT", errno, error);
+  if (fgrab_node_ioctl (node, VIDIOC_G_FMT, &fmt) < 0) {
+    fgrab_vbi_set_format_error (node, fmt.type, "VIDIOC_G_FMT", errno, error);
     return NULL;
   }
-  if (!fgrab_vbi_read_standard (device, &std, &lines_525, error))
+  if (!fgrab_vbi_read_standard (node, &std, &lines_525, error))
     return NULL;
 
   s = fgrab_format_new_structure (fgrab_format_sliced_vbi ());
@@ -144,24 +144,24 @@ probe_sliced_caps (FgrabDevice * device, GError ** error)
  * captions decoded; video/x-raw downstream picks the raw lines.  The
  * error is the first one's, and only when neither has caps. */
 GstCaps *
-fgrab_device_get_sliced_vbi_caps (FgrabDevice * device)
+fgrab_node_get_sliced_vbi_caps (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  return probe_sliced_caps (device, NULL);
+  return probe_sliced_caps (node, NULL);
 }
 
 GstCaps *
-fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error)
+fgrab_node_probe_vbi_caps (FgrabNode * node, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   GError *first = NULL, *raw_error = NULL;
   GstCaps *caps = NULL, *raw = NULL;
 
-  if (device->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE)
-    caps = probe_sliced_caps (device, &first);
-  if (device->node_caps & V4L2_CAP_VBI_CAPTURE)
-    raw = fgrab_device_probe_raw_vbi_caps (device, first ? NULL : &raw_error);
+  if (node->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE)
+    caps = probe_sliced_caps (node, &first);
+  if (node->node_caps & V4L2_CAP_VBI_CAPTURE)
+    raw = fgrab_node_probe_raw_vbi_caps (node, first ? NULL : &raw_error);
   if (caps == NULL)
     caps = gst_caps_new_empty ();
   if (raw)
@@ -173,9 +173,9 @@ fgrab_device_probe_vbi_caps (FgrabDevice * device, GError ** error)
     return NULL;
   }
   if (first)
-    GST_DEBUG ("%s: %s", device->path, first->message);
+    GST_DEBUG ("%s: %s", node->path, first->message);
   if (raw_error)
-    GST_DEBUG ("%s: %s", device->path, raw_error->message);
+    GST_DEBUG ("%s: %s", node->path, raw_error->message);
   g_clear_error (&first);
   g_clear_error (&raw_error);
   return caps;
@@ -192,75 +192,73 @@ wanted_service (gboolean lines_525)
  * captions on 525 lines, WSS on 625; an error when the driver decodes
  * none of them. */
 static gboolean
-set_services (FgrabDevice * device, GError ** error)
+set_services (FgrabNode * node, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   struct v4l2_format fmt;
   v4l2_std_id std;
   gboolean lines_525;
   guint16 service;
 
-  if (!fgrab_vbi_read_standard (device, &std, &lines_525, error))
+  if (!fgrab_vbi_read_standard (node, &std, &lines_525, error))
     return FALSE;
   service = wanted_service (lines_525);
 
   memset (&fmt, 0, sizeof (fmt));
   fmt.type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
   fmt.fmt.sliced.service_set = service;
-  if (fgrab_device_ioctl (device, VIDIOC_S_FMT, &fmt) < 0) {
-    fgrab_vbi_set_format_error (device, fmt.type, "VIDIOC_S_FMT", errno, error);
+  if (fgrab_node_ioctl (node, VIDIOC_S_FMT, &fmt) < 0) {
+    fgrab_vbi_set_format_error (node, fmt.type, "VIDIOC_S_FMT", errno, error);
     return FALSE;
   }
   GST_DEBUG ("%s: S_FMT sliced services 0x%04x -> 0x%04x io_size %u",
-      device->path, service, fmt.fmt.sliced.service_set,
-      fmt.fmt.sliced.io_size);
+      node->path, service, fmt.fmt.sliced.service_set, fmt.fmt.sliced.io_size);
 
   if (!(fmt.fmt.sliced.service_set & service)) {
     gchar *debug = g_strdup_printf ("asked services 0x%04x, driver set "
         "0x%04x under standard 0x%016" G_GINT64_MODIFIER "x", service,
         fmt.fmt.sliced.service_set, (guint64) std);
 
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' does not decode %s under its current standard. "
         "Select a standard that carries them (norm property) or another "
-        "input.", device->path, service_name (service));
+        "input.", node->path, service_name (service));
     g_free (debug);
     return FALSE;
   }
   if (fmt.fmt.sliced.io_size < sizeof (struct v4l2_sliced_vbi_data)) {
     gchar *debug = g_strdup_printf ("io_size %u", fmt.fmt.sliced.io_size);
 
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' reports a sliced VBI frame too small for one record.",
-        device->path);
+        node->path);
     g_free (debug);
     return FALSE;
   }
 
-  device->type = fmt.type;
-  device->std = std;
-  device->format = fmt;
-  device->format_known = TRUE;
-  device->fgrab_format = fgrab_format_sliced_vbi ();
+  node->type = fmt.type;
+  node->std = std;
+  node->format = fmt;
+  node->format_known = TRUE;
+  node->fgrab_format = fgrab_format_sliced_vbi ();
   return TRUE;
 }
 
 gboolean
-fgrab_device_set_vbi_format (FgrabDevice * device, GstCaps * caps,
-    GError ** error)
+fgrab_node_set_vbi_format (FgrabNode * node, GstCaps * caps, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
   const GstStructure *s = gst_caps_get_structure (caps, 0);
 
   if (fgrab_format_from_structure (s) == fgrab_format_raw_vbi () &&
-      (device->node_caps & V4L2_CAP_VBI_CAPTURE))
-    return fgrab_device_set_raw_vbi_format (device, s, error);
+      (node->node_caps & V4L2_CAP_VBI_CAPTURE))
+    return fgrab_node_set_raw_vbi_format (node, s, error);
   if (gst_structure_has_name (s, "closedcaption/x-cea-608") &&
-      (device->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE))
-    return set_services (device, error);
+      (node->node_caps & V4L2_CAP_SLICED_VBI_CAPTURE))
+    return set_services (node, error);
 
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, NULL,
-      "Device '%s' does not offer the format %s.", device->path,
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, NULL,
+      "Device '%s' does not offer the format %s.", node->path,
       gst_structure_get_name (s));
   return FALSE;
 }

@@ -19,8 +19,8 @@
 
 /* read() and write() on the node, and every wait in poll() before them:
  * how long a wait lasts and whether poll is believed.  Unlocked (see
- * FgrabDevice): the I/O belongs to the streaming thread, and unlock()
- * interrupts its waits with fgrab_device_set_flushing(). */
+ * FgrabNode): the I/O belongs to the streaming thread, and unlock()
+ * interrupts its waits with fgrab_node_set_flushing(). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fgrabdevice-private.h"
+#include "fgrabnodecore.h"
 
 /* Bounds of the wait in poll before read() is tried again. */
 #define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
@@ -49,63 +49,63 @@
  * vidioc_streamon answers EINVAL to a handle without REQBUFS, changing
  * nothing. */
 static gboolean
-wants_loopback_reader_claim (FgrabDevice * device)
+wants_loopback_reader_claim (FgrabNode * node)
 {
-  return !device->output && device->type == V4L2_BUF_TYPE_VIDEO_CAPTURE &&
-      strcmp ((const gchar *) device->vcap.driver, "v4l2 loopback") == 0;
+  return !node->output && node->type == V4L2_BUF_TYPE_VIDEO_CAPTURE &&
+      strcmp ((const gchar *) node->vcap.driver, "v4l2 loopback") == 0;
 }
 
 /* Asked again until the driver takes it or refuses for good: 0.12
  * answers EIO while the node has had no writer (ready_for_capture
  * unset). */
 static void
-claim_loopback_reader (FgrabDevice * device)
+claim_loopback_reader (FgrabNode * node)
 {
   gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (fgrab_device_ioctl (device, VIDIOC_STREAMON, &type) == 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_STREAMON, &type) == 0) {
     GST_DEBUG ("%s: VIDIOC_STREAMON(CAPTURE) on v4l2loopback: poll wakes "
-        "this reader", device->path);
-    device->claim_loopback_reader = FALSE;
+        "this reader", node->path);
+    node->claim_loopback_reader = FALSE;
   } else if (errno != EIO) {
     GST_DEBUG ("%s: VIDIOC_STREAMON(CAPTURE) on v4l2loopback: %s; reading "
-        "on poll timeouts", device->path, g_strerror (errno));
-    device->claim_loopback_reader = FALSE;
+        "on poll timeouts", node->path, g_strerror (errno));
+    node->claim_loopback_reader = FALSE;
   }
 }
 
 gboolean
-fgrab_device_io_attach (FgrabDevice * device, GError ** error)
+fgrab_node_io_attach (FgrabNode * node, GError ** error)
 {
   /* One poll set for the device's life: a reopen keeps its flushing
    * state, and unlock() from another thread never meets a freed one. */
-  if (device->poll == NULL)
-    device->poll = gst_poll_new (TRUE);
-  if (device->poll == NULL) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_OPEN,
+  if (node->poll == NULL)
+    node->poll = gst_poll_new (TRUE);
+  if (node->poll == NULL) {
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_OPEN,
         g_strerror (errno), "Could not create the poll set for device '%s'.",
-        device->path);
+        node->path);
     return FALSE;
   }
-  gst_poll_fd_init (&device->pollfd);
-  device->pollfd.fd = device->fd;
-  gst_poll_add_fd (device->poll, &device->pollfd);
-  if (device->output)
-    gst_poll_fd_ctl_write (device->poll, &device->pollfd, TRUE);
+  gst_poll_fd_init (&node->pollfd);
+  node->pollfd.fd = node->fd;
+  gst_poll_add_fd (node->poll, &node->pollfd);
+  if (node->output)
+    gst_poll_fd_ctl_write (node->poll, &node->pollfd, TRUE);
   else
-    gst_poll_fd_ctl_read (device->poll, &device->pollfd, TRUE);
-  device->claim_loopback_reader = wants_loopback_reader_claim (device);
+    gst_poll_fd_ctl_read (node->poll, &node->pollfd, TRUE);
+  node->claim_loopback_reader = wants_loopback_reader_claim (node);
   return TRUE;
 }
 
 void
-fgrab_device_io_detach (FgrabDevice * device)
+fgrab_node_io_detach (FgrabNode * node)
 {
-  if (device->poll && device->pollfd.fd >= 0)
-    gst_poll_remove_fd (device->poll, &device->pollfd);
-  gst_poll_fd_init (&device->pollfd);
+  if (node->poll && node->pollfd.fd >= 0)
+    gst_poll_remove_fd (node->poll, &node->pollfd);
+  gst_poll_fd_init (&node->pollfd);
 }
 
 /* Some drivers never report readiness to poll() for a plain reader
@@ -117,67 +117,65 @@ fgrab_device_io_detach (FgrabDevice * device)
  * due costs a wake-up, a read() and a poll() for nothing.  A trusted wait
  * that times out with data waiting makes poll untrusted again. */
 void
-fgrab_device_set_frame_period (FgrabDevice * device, GstClockTime period)
+fgrab_node_set_frame_period (FgrabNode * node, GstClockTime period)
 {
   if (GST_CLOCK_TIME_IS_VALID (period) && period > 0) {
-    device->poll_timeout = CLAMP (period / 2, MIN_POLL_TIMEOUT,
-        MAX_POLL_TIMEOUT);
-    device->poll_trusted_timeout = MAX (2 * period, MIN_TRUSTED_POLL_TIMEOUT);
+    node->poll_timeout = CLAMP (period / 2, MIN_POLL_TIMEOUT, MAX_POLL_TIMEOUT);
+    node->poll_trusted_timeout = MAX (2 * period, MIN_TRUSTED_POLL_TIMEOUT);
   } else {
-    device->poll_timeout = MAX_POLL_TIMEOUT;
-    device->poll_trusted_timeout = MAX_POLL_TIMEOUT;
+    node->poll_timeout = MAX_POLL_TIMEOUT;
+    node->poll_trusted_timeout = MAX_POLL_TIMEOUT;
   }
-  device->poll_trusted = FALSE;
-  device->empty_reads = 0;
+  node->poll_trusted = FALSE;
+  node->empty_reads = 0;
 }
 
 void
-fgrab_device_set_stall_timeout (FgrabDevice * device, GstClockTime timeout)
+fgrab_node_set_stall_timeout (FgrabNode * node, GstClockTime timeout)
 {
-  device->stall_timeout = timeout;
+  node->stall_timeout = timeout;
 }
 
 /* The monotonic time (in microseconds) at which a read that has had no
  * data since now has stalled; 0 for never. */
 static gint64
-stall_deadline (FgrabDevice * device)
+stall_deadline (FgrabNode * node)
 {
-  if (device->stall_timeout == 0 ||
-      !GST_CLOCK_TIME_IS_VALID (device->stall_timeout))
+  if (node->stall_timeout == 0 ||
+      !GST_CLOCK_TIME_IS_VALID (node->stall_timeout))
     return 0;
-  return g_get_monotonic_time () + GST_TIME_AS_USECONDS (device->stall_timeout);
+  return g_get_monotonic_time () + GST_TIME_AS_USECONDS (node->stall_timeout);
 }
 
 void
-fgrab_device_set_flushing (FgrabDevice * device, gboolean flushing)
+fgrab_node_set_flushing (FgrabNode * node, gboolean flushing)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  if (device->poll)
-    gst_poll_set_flushing (device->poll, flushing);
+  if (node->poll)
+    gst_poll_set_flushing (node->poll, flushing);
 }
 
 /* Waits until the node is ready for I/O or the poll timeout passed;
  * *woke says which.  FALSE with *result set when the wait ended for good
  * (flushing or an error). */
 static gboolean
-wait_ready (FgrabDevice * device, gboolean * woke, FgrabIoResult * result,
+wait_ready (FgrabNode * node, gboolean * woke, FgrabIoResult * result,
     GError ** error)
 {
   /* a writer waits for room as long as it takes: the drivers report it
    * (vb2 and v4l2loopback alike) */
-  GstClockTime timeout = device->output ? GST_CLOCK_TIME_NONE :
-      device->poll_trusted ? device->poll_trusted_timeout :
-      device->poll_timeout;
+  GstClockTime timeout = node->output ? GST_CLOCK_TIME_NONE :
+      node->poll_trusted ? node->poll_trusted_timeout : node->poll_timeout;
   gint ret;
 
   do {
-    ret = gst_poll_wait (device->poll, timeout);
+    ret = gst_poll_wait (node->poll, timeout);
   } while (ret < 0 && (errno == EINTR || errno == EAGAIN));
 
   if (ret == 0) {
     GST_LOG ("%s: no readiness within %" GST_TIME_FORMAT ", trying again",
-        device->path, GST_TIME_ARGS (timeout));
+        node->path, GST_TIME_ARGS (timeout));
     *woke = FALSE;
     return TRUE;
   }
@@ -189,8 +187,8 @@ wait_ready (FgrabDevice * device, gboolean * woke, FgrabIoResult * result,
     } else {
       gchar *debug = g_strdup_printf ("poll: %s", g_strerror (errno));
 
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_IO, debug,
-          "Waiting for device '%s' failed.", device->path);
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_IO, debug,
+          "Waiting for device '%s' failed.", node->path);
       g_free (debug);
       *result = FGRAB_IO_ERROR;
     }
@@ -200,31 +198,31 @@ wait_ready (FgrabDevice * device, gboolean * woke, FgrabIoResult * result,
 }
 
 static FgrabIoResult
-io_error (FgrabDevice * device, gint err, const gchar * op, GError ** error)
+io_error (FgrabNode * node, gint err, const gchar * op, GError ** error)
 {
   gchar *debug = g_strdup_printf ("%s: %s", op, g_strerror (err));
 
   switch (err) {
     case ENODEV:
     case ENXIO:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_DISCONNECTED, debug,
-          "Device '%s' was disconnected.", device->path);
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_DISCONNECTED, debug,
+          "Device '%s' was disconnected.", node->path);
       break;
     case EBUSY:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_BUSY, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
           "Device '%s' is busy: another application holds its buffers "
           "(it streams with mmap or holds the %s). Close it and try again.",
-          device->path, device->output ? "output" : "capture");
+          node->path, node->output ? "output" : "capture");
       break;
     case EINVAL:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_NO_READWRITE, debug,
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_NO_READWRITE, debug,
           "Device '%s' does not support %s() with the current input, "
-          "output or format.", device->path, op);
+          "output or format.", node->path, op);
       break;
     default:
-      fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_IO, debug,
-          "Could not %s device '%s'.", device->output ? "write to" :
-          "read from", device->path);
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_IO, debug,
+          "Could not %s device '%s'.", node->output ? "write to" :
+          "read from", node->path);
       break;
   }
   g_free (debug);
@@ -232,44 +230,44 @@ io_error (FgrabDevice * device, gint err, const gchar * op, GError ** error)
 }
 
 FgrabIoResult
-fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
+fgrab_node_read (FgrabNode * node, guint8 * data, gsize size,
     gsize * nread, GError ** error)
 {
   FgrabIoResult result;
   gboolean polled_error = FALSE;
   /* at the device's rate the next frame is seldom there yet: a trusted
    * poll saves the read() that would find nothing */
-  gboolean wait = device->poll_trusted;
+  gboolean wait = node->poll_trusted;
   /* how the last wait of this call ended, if there was one */
   gboolean waited = FALSE, woke = FALSE;
-  gint64 deadline = stall_deadline (device);
+  gint64 deadline = stall_deadline (node);
 
   *nread = 0;
-  if (G_UNLIKELY (device->claim_loopback_reader))
-    claim_loopback_reader (device);
+  if (G_UNLIKELY (node->claim_loopback_reader))
+    claim_loopback_reader (node);
   for (;;) {
     gssize n;
 
     if (wait) {
-      if (!wait_ready (device, &woke, &result, error))
+      if (!wait_ready (node, &woke, &result, error))
         return result;
       waited = TRUE;
-      polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+      polled_error = gst_poll_fd_has_error (node->poll, &node->pollfd);
     }
 
-    n = read (device->fd, data, size);
+    n = read (node->fd, data, size);
     if (n > 0) {
       GST_LOG ("%s: read %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
-          device->path, n, size);
-      if (waited && woke && !device->poll_trusted) {
+          node->path, n, size);
+      if (waited && woke && !node->poll_trusted) {
         GST_DEBUG ("%s: poll reports data: waits end after %" GST_TIME_FORMAT,
-            device->path, GST_TIME_ARGS (device->poll_trusted_timeout));
-        device->poll_trusted = TRUE;
-      } else if (waited && !woke && device->poll_trusted) {
+            node->path, GST_TIME_ARGS (node->poll_trusted_timeout));
+        node->poll_trusted = TRUE;
+      } else if (waited && !woke && node->poll_trusted) {
         GST_INFO ("%s: poll did not report data that was there: reading "
-            "again every %" GST_TIME_FORMAT, device->path,
-            GST_TIME_ARGS (device->poll_timeout));
-        device->poll_trusted = FALSE;
+            "again every %" GST_TIME_FORMAT, node->path,
+            GST_TIME_ARGS (node->poll_timeout));
+        node->poll_trusted = FALSE;
       }
       *nread = n;
       return FGRAB_IO_OK;
@@ -277,7 +275,7 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
     if (n == 0) {
       /* vb2 returns 0 once for a buffer with no payload; a byte-stream
        * driver when its encoder stopped: the caller knows which */
-      GST_DEBUG ("%s: read returned 0", device->path);
+      GST_DEBUG ("%s: read returned 0", node->path);
       return FGRAB_IO_OK;
     }
     if (errno == EINTR) {
@@ -285,16 +283,16 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
       continue;
     }
     if (errno != EAGAIN)
-      return io_error (device, errno, "read", error);
-    device->empty_reads++;
+      return io_error (node, errno, "read", error);
+    node->empty_reads++;
 
     /* poll said there was an error but read has none to tell: give up
      * rather than spin */
     if (polled_error)
-      return io_error (device, EIO, "read", error);
+      return io_error (node, EIO, "read", error);
     if (deadline != 0 && g_get_monotonic_time () >= deadline) {
-      GST_DEBUG ("%s: no data for %" GST_TIME_FORMAT, device->path,
-          GST_TIME_ARGS (device->stall_timeout));
+      GST_DEBUG ("%s: no data for %" GST_TIME_FORMAT, node->path,
+          GST_TIME_ARGS (node->stall_timeout));
       return FGRAB_IO_TIMEOUT;
     }
     wait = TRUE;
@@ -306,7 +304,7 @@ fgrab_device_read (FgrabDevice * device, guint8 * data, gsize size,
  * went out; and an encoded frame split over several write() calls is worth
  * a log line, so the calls are counted too. */
 FgrabIoResult
-fgrab_device_write (FgrabDevice * device, const guint8 * data,
+fgrab_node_write (FgrabNode * node, const guint8 * data,
     gsize size, gsize * written, guint * n_writes, GError ** error)
 {
   FgrabIoResult result;
@@ -315,11 +313,11 @@ fgrab_device_write (FgrabDevice * device, const guint8 * data,
   *written = 0;
   *n_writes = 0;
   while (size > 0) {
-    gssize n = write (device->fd, data, size);
+    gssize n = write (node->fd, data, size);
 
     if (n > 0) {
       GST_LOG ("%s: wrote %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT,
-          device->path, n, size);
+          node->path, n, size);
       data += n;
       size -= n;
       *written += n;
@@ -328,19 +326,19 @@ fgrab_device_write (FgrabDevice * device, const guint8 * data,
       continue;
     }
     if (n == 0) {
-      GST_DEBUG ("%s: write returned 0", device->path);
+      GST_DEBUG ("%s: write returned 0", node->path);
       return FGRAB_IO_EOS;
     }
     if (errno == EINTR)
       continue;
     if (errno != EAGAIN)
-      return io_error (device, errno, "write", error);
+      return io_error (node, errno, "write", error);
     if (polled_error)
-      return io_error (device, EIO, "write", error);
+      return io_error (node, EIO, "write", error);
 
-    if (!wait_ready (device, &woke, &result, error))
+    if (!wait_ready (node, &woke, &result, error))
       return result;
-    polled_error = gst_poll_fd_has_error (device->poll, &device->pollfd);
+    polled_error = gst_poll_fd_has_error (node->poll, &node->pollfd);
   }
   return FGRAB_IO_OK;
 }

@@ -17,12 +17,12 @@
  * Boston, MA 02110-1301, USA.
  */
 
-#ifndef __FGRAB_CONTROLS_H__
-#define __FGRAB_CONTROLS_H__
+#ifndef __FGRAB_NODE_CONTROLS_H__
+#define __FGRAB_NODE_CONTROLS_H__
 
-#include "fgrabdevice.h"
+#include "fgrabnode.h"
 
-/* The device layer's controls: what the node offers (VIDIOC_QUERY_EXT_CTRL,
+/* The node layer's controls: what the node offers (VIDIOC_QUERY_EXT_CTRL,
  * VIDIOC_QUERYMENU), setting them from a GstStructure of names and values
  * (VIDIOC_S_EXT_CTRLS) and reading them back.  Names are those v4l2-ctl
  * --list-ctrls prints: the driver's name in lower case, each run of other
@@ -53,7 +53,7 @@ typedef struct
  * compound controls (arrays, codec state) that a property cannot carry.
  * Cached until the node closes.  g_ptr_array_unref() it; NULL while the
  * node is closed. */
-GPtrArray *fgrab_device_list_controls (FgrabDevice * device);
+GPtrArray *fgrab_node_list_controls (FgrabNode * node);
 
 /* Sets every field of @settings (control name = value) on the node:
  * integers, booleans, 64-bit integers, strings, menus by index or by item
@@ -61,24 +61,24 @@ GPtrArray *fgrab_device_list_controls (FgrabDevice * device);
  * in one VIDIOC_S_EXT_CTRLS, as drivers check them together (a peak
  * bitrate against the bitrate); when the driver refuses that, each is set
  * alone so that only the faulty ones are left out.  Returns a GError
- * (FGRAB_DEVICE_ERROR_CONTROL) per control left out, saying why in a
+ * (FGRAB_NODE_ERROR_CONTROL) per control left out, saying why in a
  * sentence for the user; NULL when all were set. */
-GPtrArray *fgrab_device_set_controls (FgrabDevice * device,
+GPtrArray *fgrab_node_set_controls (FgrabNode * node,
     const GstStructure * settings);
-/* One control by id, as fgrab_device_set_controls sets it; @name names it
+/* One control by id, as fgrab_node_set_controls sets it; @name names it
  * in the messages when the node has no control of that id. */
-GPtrArray *fgrab_device_set_control (FgrabDevice * device, guint32 id,
+GPtrArray *fgrab_node_set_control (FgrabNode * node, guint32 id,
     const gchar * name, gint64 value);
 /* A copy of @settings with the driver's current value of each control it
  * names (a menu given by item name reads back its item name), the given
  * value where the node cannot say (write-only controls, unknown names). */
-GstStructure *fgrab_device_read_controls (FgrabDevice * device,
+GstStructure *fgrab_node_read_controls (FgrabNode * node,
     const GstStructure * settings);
 
 /* One integer control by id, for the colour balance: FALSE when the node
  * does not have it or refuses. */
-gboolean fgrab_device_get_control (FgrabDevice * device, guint32 id,
+gboolean fgrab_node_get_control (FgrabNode * node, guint32 id,
     gint * value);
 
 G_END_DECLS
-#endif /* __FGRAB_CONTROLS_H__ */
+#endif /* __FGRAB_NODE_CONTROLS_H__ */

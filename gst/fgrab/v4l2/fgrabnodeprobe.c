@@ -29,9 +29,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabcontrols.h"
-#include "fgrabdevice-private.h"
-#include "fgrabvbi.h"
+#include "fgrabnodecontrols.h"
+#include "fgrabnodecore.h"
+#include "fgrabnodevbi.h"
 #include "fgrabhm12.h"
 
 /* Largest size asked of a driver that does not enumerate sizes. */
@@ -44,7 +44,7 @@
 /* One probe of a node's caps. */
 typedef struct
 {
-  FgrabDevice *device;
+  FgrabNode *node;
   GstCaps *caps;
   /* G_PARM's answer: whether any rate goes (TIMEPERFRAME), else the one
    * rate */
@@ -59,21 +59,21 @@ typedef struct
  * delivers a program stream, but for the HD PVR, whose stream is always a
  * transport stream (H.264 and AAC). */
 static GstStructure *
-stream_structure (FgrabDevice * device)
+stream_structure (FgrabNode * node)
 {
   gint type = V4L2_MPEG_STREAM_TYPE_MPEG2_PS;
   GstStructure *s;
 
-  if (!fgrab_device_get_control (device, V4L2_CID_MPEG_STREAM_TYPE, &type) &&
-      g_strcmp0 ((const gchar *) device->vcap.driver, "hdpvr") == 0)
+  if (!fgrab_node_get_control (node, V4L2_CID_MPEG_STREAM_TYPE, &type) &&
+      g_strcmp0 ((const gchar *) node->vcap.driver, "hdpvr") == 0)
     type = V4L2_MPEG_STREAM_TYPE_MPEG2_TS;
   s = fgrab_format_new_stream_structure (type);
   if (s == NULL) {
     GST_WARNING ("%s: stream type %d unknown, taken as a program stream",
-        device->path, type);
+        node->path, type);
     s = fgrab_format_new_stream_structure (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
   }
-  GST_DEBUG ("%s: stream type %d: %" GST_PTR_FORMAT, device->path, type, s);
+  GST_DEBUG ("%s: stream type %d: %" GST_PTR_FORMAT, node->path, type, s);
   return s;
 }
 
@@ -131,22 +131,22 @@ structure_add_format_fields (GstStructure * s, const FgrabFormat * format,
 
 /* The driver's answer for @fourcc at about @width x @height in @field. */
 static gboolean
-try_field (FgrabDevice * device, guint32 fourcc, guint width, guint height,
+try_field (FgrabNode * node, guint32 fourcc, guint width, guint height,
     guint32 field, struct v4l2_format *fmt)
 {
   memset (fmt, 0, sizeof (*fmt));
-  fmt->type = device->type;
+  fmt->type = node->type;
   fmt->fmt.pix.pixelformat = fourcc;
   fmt->fmt.pix.width = width;
   fmt->fmt.pix.height = height;
   fmt->fmt.pix.field = field;
 
-  if (fgrab_device_ioctl (device, VIDIOC_TRY_FMT, fmt) < 0) {
-    GST_DEBUG ("%s: TRY_FMT %ux%u field %u failed: %s", device->path, width,
+  if (fgrab_node_ioctl (node, VIDIOC_TRY_FMT, fmt) < 0) {
+    GST_DEBUG ("%s: TRY_FMT %ux%u field %u failed: %s", node->path, width,
         height, field, g_strerror (errno));
     return FALSE;
   }
-  GST_LOG ("%s: TRY_FMT %ux%u field %u -> %ux%u field %u", device->path,
+  GST_LOG ("%s: TRY_FMT %ux%u field %u -> %ux%u field %u", node->path,
       width, height, field, fmt->fmt.pix.width, fmt->fmt.pix.height,
       fmt->fmt.pix.field);
   return fmt->fmt.pix.pixelformat == fourcc;
@@ -166,7 +166,7 @@ field_is_representable (guint32 field)
  * driver may choose ALTERNATE), in whole interlaced or progressive frames
  * if it gives them. */
 static gboolean
-try_size (FgrabDevice * device, guint32 fourcc, guint width, guint height,
+try_size (FgrabNode * node, guint32 fourcc, guint width, guint height,
     struct v4l2_format *fmt)
 {
   static const guint32 whole_frames[] = {
@@ -175,13 +175,13 @@ try_size (FgrabDevice * device, guint32 fourcc, guint width, guint height,
   guint32 chosen;
   guint i;
 
-  if (!try_field (device, fourcc, width, height, V4L2_FIELD_ANY, fmt))
+  if (!try_field (node, fourcc, width, height, V4L2_FIELD_ANY, fmt))
     return FALSE;
   chosen = fmt->fmt.pix.field;
   for (i = 0; i < G_N_ELEMENTS (whole_frames); i++) {
     if (field_is_representable (fmt->fmt.pix.field))
       return TRUE;
-    if (!try_field (device, fourcc, width, height, whole_frames[i], fmt))
+    if (!try_field (node, fourcc, width, height, whole_frames[i], fmt))
       return FALSE;
   }
   if (field_is_representable (fmt->fmt.pix.field))
@@ -195,25 +195,25 @@ try_size (FgrabDevice * device, guint32 fourcc, guint width, guint height,
  * driver also gives it at that size (as vivid's INTERLACED_BT on PAL);
  * UNKNOWN otherwise. */
 static GstVideoFieldOrder
-probe_other_order (FgrabDevice * device, const struct v4l2_format *fmt)
+probe_other_order (FgrabNode * node, const struct v4l2_format *fmt)
 {
   GstVideoInterlaceMode mode;
   GstVideoFieldOrder order, other, got;
   struct v4l2_format other_fmt;
 
-  if (!fgrab_format_field_to_caps (fmt->fmt.pix.field, device->std, &mode,
+  if (!fgrab_format_field_to_caps (fmt->fmt.pix.field, node->std, &mode,
           &order) || order == GST_VIDEO_FIELD_ORDER_UNKNOWN)
     return GST_VIDEO_FIELD_ORDER_UNKNOWN;
 
   other = order == GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST ?
       GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST :
       GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST;
-  if (!try_field (device, fmt->fmt.pix.pixelformat, fmt->fmt.pix.width,
+  if (!try_field (node, fmt->fmt.pix.pixelformat, fmt->fmt.pix.width,
           fmt->fmt.pix.height, fgrab_format_field_from_order (other,
-              device->std), &other_fmt) ||
+              node->std), &other_fmt) ||
       other_fmt.fmt.pix.width != fmt->fmt.pix.width ||
       other_fmt.fmt.pix.height != fmt->fmt.pix.height ||
-      !fgrab_format_field_to_caps (other_fmt.fmt.pix.field, device->std,
+      !fgrab_format_field_to_caps (other_fmt.fmt.pix.field, node->std,
           &mode, &got) || got != other)
     return GST_VIDEO_FIELD_ORDER_UNKNOWN;
   return other;
@@ -234,14 +234,14 @@ fract_is_valid (const struct v4l2_fract *fract)
  * none) would answer its first entry for ever, with the device lock held:
  * it ends there, and any enumeration at MAX_ENUM_ENTRIES. */
 static gboolean
-enum_goes_on (FgrabDevice * device, guint32 index, gboolean answered,
+enum_goes_on (FgrabNode * node, guint32 index, gboolean answered,
     gboolean repeats)
 {
   if (!answered)
     return FALSE;
   if (repeats || index >= MAX_ENUM_ENTRIES) {
     GST_WARNING ("%s: the driver answers entry %u of a size or interval "
-        "enumeration %s; the enumeration ends there", device->path, index,
+        "enumeration %s; the enumeration ends there", node->path, index,
         repeats ? "with its first again" : "beyond any driver's");
     return FALSE;
   }
@@ -251,7 +251,7 @@ enum_goes_on (FgrabDevice * device, guint32 index, gboolean answered,
 /* The framerate field for one size: the intervals the node enumerates,
  * else (TIMEPERFRAME) any rate, else the one rate G_PARM reports. */
 static void
-probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
+probe_intervals (FgrabNode * node, guint32 fourcc, guint width,
     guint height, const struct v4l2_streamparm *parm, GValue * rates)
 {
   struct v4l2_frmivalenum ival;
@@ -265,7 +265,7 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
   ival.width = width;
   ival.height = height;
 
-  if (fgrab_device_ioctl (device, VIDIOC_ENUM_FRAMEINTERVALS, &ival) == 0) {
+  if (fgrab_node_ioctl (node, VIDIOC_ENUM_FRAMEINTERVALS, &ival) == 0) {
     if (ival.type == V4L2_FRMIVAL_TYPE_DISCRETE) {
       g_value_init (rates, GST_TYPE_LIST);
       g_value_init (&rate, GST_TYPE_FRACTION);
@@ -277,9 +277,9 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
           gst_value_list_append_value (rates, &rate);
         }
         ival.index++;
-        answered = fgrab_device_ioctl (device, VIDIOC_ENUM_FRAMEINTERVALS,
+        answered = fgrab_node_ioctl (node, VIDIOC_ENUM_FRAMEINTERVALS,
             &ival) == 0;
-      } while (enum_goes_on (device, ival.index, answered,
+      } while (enum_goes_on (node, ival.index, answered,
               ival.discrete.numerator == first.numerator &&
               ival.discrete.denominator == first.denominator));
       g_value_unset (&rate);
@@ -324,16 +324,16 @@ probe_intervals (FgrabDevice * device, guint32 fourcc, guint width,
 }
 
 static void
-get_pixel_aspect (FgrabDevice * device, gint * par_n, gint * par_d)
+get_pixel_aspect (FgrabNode * node, gint * par_n, gint * par_d)
 {
   struct v4l2_cropcap cropcap;
 
   *par_n = *par_d = 1;
 
   memset (&cropcap, 0, sizeof (cropcap));
-  cropcap.type = device->type;
-  if (fgrab_device_ioctl (device, VIDIOC_CROPCAP, &cropcap) < 0) {
-    GST_DEBUG ("%s: CROPCAP: %s", device->path, g_strerror (errno));
+  cropcap.type = node->type;
+  if (fgrab_node_ioctl (node, VIDIOC_CROPCAP, &cropcap) < 0) {
+    GST_DEBUG ("%s: CROPCAP: %s", node->path, g_strerror (errno));
     return;
   }
   /* V4L2 gives the pixel aspect as y/x, GStreamer as x/y; a part of 0
@@ -348,7 +348,7 @@ static void
 append_size (FgrabProbe * probe, const FgrabFormat * format,
     const GValue * width, const GValue * height, guint probe_w, guint probe_h)
 {
-  FgrabDevice *device = probe->device;
+  FgrabNode *node = probe->node;
   struct v4l2_format fmt;
   GstStructure *s;
   GValue rates = G_VALUE_INIT;
@@ -357,7 +357,7 @@ append_size (FgrabProbe * probe, const FgrabFormat * format,
   gst_structure_set_value (s, "width", width);
   gst_structure_set_value (s, "height", height);
 
-  probe_intervals (device, format->fourcc, probe_w, probe_h, &probe->parm,
+  probe_intervals (node, format->fourcc, probe_w, probe_h, &probe->parm,
       &rates);
   gst_structure_take_value (s, "framerate", &rates);
 
@@ -365,12 +365,12 @@ append_size (FgrabProbe * probe, const FgrabFormat * format,
     gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION,
         probe->par_n, probe->par_d, NULL);
 
-  if (try_size (device, format->fourcc, probe_w, probe_h, &fmt) &&
-      !structure_add_format_fields (s, format, &fmt.fmt.pix, device->std,
+  if (try_size (node, format->fourcc, probe_w, probe_h, &fmt) &&
+      !structure_add_format_fields (s, format, &fmt.fmt.pix, node->std,
           format->kind == FGRAB_FORMAT_KIND_RAW ?
-          probe_other_order (device, &fmt) : GST_VIDEO_FIELD_ORDER_UNKNOWN)) {
+          probe_other_order (node, &fmt) : GST_VIDEO_FIELD_ORDER_UNKNOWN)) {
     GST_DEBUG ("%s: field order %u at %ux%u has no GStreamer equivalent",
-        device->path, fmt.fmt.pix.field, probe_w, probe_h);
+        node->path, fmt.fmt.pix.field, probe_w, probe_h);
     probe->skipped_field = fmt.fmt.pix.field;
     gst_structure_free (s);
     return;
@@ -420,9 +420,9 @@ probe_discrete_sizes (FgrabProbe * probe, const FgrabFormat * format,
           size->discrete.height);
     }
     size->index++;
-    answered = fgrab_device_ioctl (probe->device, VIDIOC_ENUM_FRAMESIZES,
+    answered = fgrab_node_ioctl (probe->node, VIDIOC_ENUM_FRAMESIZES,
         size) == 0 && size->type == V4L2_FRMSIZE_TYPE_DISCRETE;
-  } while (enum_goes_on (probe->device, size->index, answered,
+  } while (enum_goes_on (probe->node, size->index, answered,
           size->discrete.width == first.width &&
           size->discrete.height == first.height));
   g_value_unset (&w);
@@ -452,7 +452,7 @@ probe_stepwise_sizes (FgrabProbe * probe, const FgrabFormat * format,
           size->stepwise.max_width, step_w) ||
       !set_size_range (&rh, size->stepwise.min_height,
           size->stepwise.max_height, step_h)) {
-    GST_DEBUG ("%s: degenerate stepwise sizes", probe->device->path);
+    GST_DEBUG ("%s: degenerate stepwise sizes", probe->node->path);
     if (G_IS_VALUE (&rw))
       g_value_unset (&rw);
     return FALSE;
@@ -482,14 +482,14 @@ set_tried_range (GValue * value, guint min, guint max)
 static void
 probe_tried_sizes (FgrabProbe * probe, const FgrabFormat * format)
 {
-  FgrabDevice *device = probe->device;
+  FgrabNode *node = probe->node;
   struct v4l2_format min_fmt, max_fmt;
   GValue w = G_VALUE_INIT, h = G_VALUE_INIT;
 
-  if (!try_size (device, format->fourcc, 1, 1, &min_fmt) ||
-      !try_size (device, format->fourcc, PROBE_MAX_DIMENSION,
+  if (!try_size (node, format->fourcc, 1, 1, &min_fmt) ||
+      !try_size (node, format->fourcc, PROBE_MAX_DIMENSION,
           PROBE_MAX_DIMENSION, &max_fmt)) {
-    GST_DEBUG ("%s: TRY_FMT refuses %" GST_FOURCC_FORMAT, device->path,
+    GST_DEBUG ("%s: TRY_FMT refuses %" GST_FOURCC_FORMAT, node->path,
         GST_FOURCC_ARGS (format->fourcc));
     return;
   }
@@ -515,7 +515,7 @@ probe_sizes (FgrabProbe * probe, const FgrabFormat * format)
   size.index = 0;
   size.pixel_format = format->fourcc;
 
-  if (fgrab_device_ioctl (probe->device, VIDIOC_ENUM_FRAMESIZES, &size) == 0) {
+  if (fgrab_node_ioctl (probe->node, VIDIOC_ENUM_FRAMESIZES, &size) == 0) {
     if (size.type == V4L2_FRMSIZE_TYPE_DISCRETE) {
       probe_discrete_sizes (probe, format, &size);
       return;
@@ -535,26 +535,26 @@ static void
 explain_no_caps (FgrabProbe * probe, guint n_enumerated, gint enum_errno,
     GError ** error)
 {
-  FgrabDevice *device = probe->device;
-  const gchar *dir = device->output ? "output" : "capture";
+  FgrabNode *node = probe->node;
+  const gchar *dir = node->output ? "output" : "capture";
   gchar *debug = g_strdup_printf ("VIDIOC_ENUM_FMT listed %u formats, then "
       "%s", n_enumerated, enum_errno ? g_strerror (enum_errno) :
       "hit the enumeration bound");
 
   if (enum_errno == ENODEV || enum_errno == ENXIO)
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_DISCONNECTED, debug,
-        "Device '%s' was disconnected.", device->path);
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_DISCONNECTED, debug,
+        "Device '%s' was disconnected.", node->path);
   else if (probe->skipped_field != 0)
-    fgrab_device_set_fields_error (device, probe->skipped_field, error);
+    fgrab_node_set_fields_error (node, probe->skipped_field, error);
   else if (n_enumerated == 0)
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' offers no %s format at the moment. A virtual device "
         "such as v4l2loopback has none until a writer has set one: start "
-        "the writer first.", device->path, dir);
+        "the writer first.", node->path, dir);
   else
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
         "Device '%s' offers no %s format that GStreamer can represent.",
-        device->path, dir);
+        node->path, dir);
   g_free (debug);
 }
 
@@ -562,16 +562,16 @@ explain_no_caps (FgrabProbe * probe, guint n_enumerated, gint enum_errno,
  * node cannot take it, and a node that also offers plain NV12 would list
  * the same caps twice (plain NV12, no extra copy, is the one kept). */
 static gboolean
-skip_hm12 (FgrabDevice * device)
+skip_hm12 (FgrabNode * node)
 {
   struct v4l2_fmtdesc desc;
 
-  if (device->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+  if (node->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
     return TRUE;
   memset (&desc, 0, sizeof (desc));
-  desc.type = device->type;
+  desc.type = node->type;
   for (desc.index = 0; desc.index < MAX_ENUM_FORMATS; desc.index++) {
-    if (fgrab_device_ioctl (device, VIDIOC_ENUM_FMT, &desc) < 0)
+    if (fgrab_node_ioctl (node, VIDIOC_ENUM_FMT, &desc) < 0)
       break;
     if (desc.pixelformat == V4L2_PIX_FMT_NV12)
       return TRUE;
@@ -584,19 +584,19 @@ skip_hm12 (FgrabDevice * device)
 static void
 probe_formats (FgrabProbe * probe, GError ** error)
 {
-  FgrabDevice *device = probe->device;
+  FgrabNode *node = probe->node;
   struct v4l2_fmtdesc desc;
   guint n_enumerated = 0;
   gint enum_errno = 0;
 
   memset (&desc, 0, sizeof (desc));
-  desc.type = device->type;
+  desc.type = node->type;
   /* the bound keeps a driver that never ends the enumeration from
    * hanging us */
   for (desc.index = 0; desc.index < MAX_ENUM_FORMATS; desc.index++) {
     const FgrabFormat *format;
 
-    if (fgrab_device_ioctl (device, VIDIOC_ENUM_FMT, &desc) < 0) {
+    if (fgrab_node_ioctl (node, VIDIOC_ENUM_FMT, &desc) < 0) {
       enum_errno = errno;
       break;
     }
@@ -604,20 +604,20 @@ probe_formats (FgrabProbe * probe, GError ** error)
     format = fgrab_format_from_fourcc (desc.pixelformat);
 
     desc.description[sizeof (desc.description) - 1] = '\0';
-    GST_DEBUG ("%s: format %u: %" GST_FOURCC_FORMAT " '%s'%s", device->path,
+    GST_DEBUG ("%s: format %u: %" GST_FOURCC_FORMAT " '%s'%s", node->path,
         desc.index, GST_FOURCC_ARGS (desc.pixelformat), desc.description,
         format ? "" : " (no GStreamer equivalent, skipped)");
     if (format == NULL)
       continue;
-    if (desc.pixelformat == V4L2_PIX_FMT_HM12 && skip_hm12 (device)) {
+    if (desc.pixelformat == V4L2_PIX_FMT_HM12 && skip_hm12 (node)) {
       GST_DEBUG ("%s: HM12 skipped (plain NV12 offered, or not a capture "
-          "node)", device->path);
+          "node)", node->path);
       continue;
     }
 
-    g_array_append_val (device->fourccs, desc.pixelformat);
+    g_array_append_val (node->fourccs, desc.pixelformat);
     if (format->kind == FGRAB_FORMAT_KIND_STREAM) {
-      gst_caps_append_structure (probe->caps, stream_structure (device));
+      gst_caps_append_structure (probe->caps, stream_structure (node));
       continue;
     }
     probe_sizes (probe, format);
@@ -628,64 +628,64 @@ probe_formats (FgrabProbe * probe, GError ** error)
 }
 
 GstCaps *
-fgrab_device_probe_caps (FgrabDevice * device, GError ** error)
+fgrab_node_probe_caps (FgrabNode * node, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
-  FgrabProbe probe = { device, NULL, };
+  HOLD_NODE_LOCK (node);
+  FgrabProbe probe = { node, NULL, };
 
   /* closed by another thread since the caller looked, or not reopened
    * after an unplug */
-  if (device->fd < 0) {
-    fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_DISCONNECTED,
-        "the node is closed", "Device '%s' was disconnected.", device->path);
+  if (node->fd < 0) {
+    fgrab_node_set_error (error, FGRAB_NODE_ERROR_DISCONNECTED,
+        "the node is closed", "Device '%s' was disconnected.", node->path);
     return NULL;
   }
 
-  if (device->caps == NULL) {
-    g_array_set_size (device->fourccs, 0);
-    g_clear_error (&device->caps_error);
-    device->std = fgrab_device_read_standard (device);
-    fgrab_device_get_parm_or_zero (device, &probe.parm);
-    get_pixel_aspect (device, &probe.par_n, &probe.par_d);
-    if (fgrab_device_is_vbi (device)) {
-      probe.caps = fgrab_device_probe_vbi_caps (device, &device->caps_error);
+  if (node->caps == NULL) {
+    g_array_set_size (node->fourccs, 0);
+    g_clear_error (&node->caps_error);
+    node->std = fgrab_node_read_standard (node);
+    fgrab_node_get_parm_or_zero (node, &probe.parm);
+    get_pixel_aspect (node, &probe.par_n, &probe.par_d);
+    if (fgrab_node_is_vbi (node)) {
+      probe.caps = fgrab_node_probe_vbi_caps (node, &node->caps_error);
       if (probe.caps == NULL)
         probe.caps = gst_caps_new_empty ();
     } else {
       probe.caps = gst_caps_new_empty ();
-      probe_formats (&probe, &device->caps_error);
+      probe_formats (&probe, &node->caps_error);
     }
-    GST_DEBUG ("%s: probed caps %" GST_PTR_FORMAT, device->path, probe.caps);
-    device->caps = probe.caps;
+    GST_DEBUG ("%s: probed caps %" GST_PTR_FORMAT, node->path, probe.caps);
+    node->caps = probe.caps;
   }
 
-  if (device->caps_error)
-    g_propagate_error (error, g_error_copy (device->caps_error));
-  return gst_caps_ref (device->caps);
+  if (node->caps_error)
+    g_propagate_error (error, g_error_copy (node->caps_error));
+  return gst_caps_ref (node->caps);
 }
 
 GstCaps *
-fgrab_device_get_current_caps (FgrabDevice * device)
+fgrab_node_get_current_caps (FgrabNode * node)
 {
-  HOLD_DEVICE_LOCK (device);
-  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
+  HOLD_NODE_LOCK (node);
+  const struct v4l2_pix_format *pix = &node->format.fmt.pix;
   struct v4l2_streamparm parm;
   GstStructure *s, *frame = NULL;
 
-  fgrab_device_ensure_format (device);
-  if (device->fgrab_format == NULL)
+  fgrab_node_ensure_format (node);
+  if (node->fgrab_format == NULL)
     return NULL;
 
   /* read anew, not from the probe: a reopen forgets the probed caps and
    * sets the format again without probing them */
-  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
-    return fgrab_device_get_sliced_vbi_caps (device);
-  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_RAW_VBI)
-    return fgrab_device_get_raw_vbi_caps (device);
+  if (node->fgrab_format->kind == FGRAB_FORMAT_KIND_SLICED_VBI)
+    return fgrab_node_get_sliced_vbi_caps (node);
+  if (node->fgrab_format->kind == FGRAB_FORMAT_KIND_RAW_VBI)
+    return fgrab_node_get_raw_vbi_caps (node);
 
-  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
-    return gst_caps_new_full (stream_structure (device), NULL);
-  s = fgrab_format_new_structure (device->fgrab_format);
+  if (node->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
+    return gst_caps_new_full (stream_structure (node), NULL);
+  s = fgrab_format_new_structure (node->fgrab_format);
   if (pix->width == 0 || pix->height == 0 || pix->width > G_MAXINT ||
       pix->height > G_MAXINT) {
     gst_structure_free (s);
@@ -702,7 +702,7 @@ fgrab_device_get_current_caps (FgrabDevice * device)
     gst_structure_set (frame, "height", G_TYPE_INT, (gint) pix->height * 2,
         NULL);
   }
-  fgrab_device_get_parm_or_zero (device, &parm);
+  fgrab_node_get_parm_or_zero (node, &parm);
   if (fract_is_valid (&parm.parm.capture.timeperframe))
     gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
         parm.parm.capture.timeperframe.denominator,
@@ -713,23 +713,23 @@ fgrab_device_get_current_caps (FgrabDevice * device)
 /* ---- the format in force, as the elements see it ---- */
 
 const FgrabFormat *
-fgrab_device_get_format (FgrabDevice * device, struct v4l2_format *fmt)
+fgrab_node_get_format (FgrabNode * node, struct v4l2_format *fmt)
 {
-  HOLD_DEVICE_LOCK (device);
+  HOLD_NODE_LOCK (node);
 
-  fgrab_device_ensure_format (device);
+  fgrab_node_ensure_format (node);
   if (fmt)
-    *fmt = device->format;
-  return device->fgrab_format;
+    *fmt = node->format;
+  return node->fgrab_format;
 }
 
 gboolean
-fgrab_device_check_frame_size (FgrabDevice * device,
+fgrab_node_check_frame_size (FgrabNode * node,
     const FgrabFrameLayout * layout, GError ** error)
 {
-  HOLD_DEVICE_LOCK (device);
-  const struct v4l2_pix_format *pix = &device->format.fmt.pix;
-  const FgrabFormat *format = fgrab_device_get_format (device, NULL);
+  HOLD_NODE_LOCK (node);
+  const struct v4l2_pix_format *pix = &node->format.fmt.pix;
+  const FgrabFormat *format = fgrab_node_get_format (node, NULL);
   gchar *debug;
 
   if (format == NULL || format->kind != FGRAB_FORMAT_KIND_RAW ||
@@ -737,11 +737,11 @@ fgrab_device_check_frame_size (FgrabDevice * device,
     return TRUE;
 
   debug = g_strdup_printf ("bytesperline %u", pix->bytesperline);
-  fgrab_device_set_error (error, FGRAB_DEVICE_ERROR_FORMAT, debug,
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
       "Device '%s' stores a frame of %s %ux%u in %u bytes, less than the %"
       G_GSIZE_FORMAT " bytes GStreamer needs for it: the driver leaves part "
       "of the picture out (such as the last chroma row at an odd height). "
-      "Ask for another size, such as an even height.", device->path,
+      "Ask for another size, such as an even height.", node->path,
       gst_video_format_to_string (format->video_format), pix->width,
       pix->height, pix->sizeimage, layout->payload);
   g_free (debug);
