@@ -15,7 +15,8 @@ may depend on each other in a circle.
   scripts/depgraph.py --objects DIR --layers FILE [--baseline FILE] SRC
 
 Prints every circle and every upward arrow, with the include lines and
-symbols that make it.  With --baseline (the known ones, as this script
+symbols that make it, and every function declared in one unit's header
+but defined in another's file (misplaced).  With --baseline (the known ones, as this script
 prints them with --print-baseline), only new findings fail (exit 1) and
 findings that have gone are named, so the list can only shrink.
 """
@@ -34,19 +35,35 @@ def unit_of(path):
     return stem[:-len("-private")] if stem.endswith("-private") else stem
 
 
+def sources(src):
+    """The .c and .h files under src (its subfolders too), as paths
+    relative to src."""
+    found = []
+    for top, dirs, files in os.walk(src):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith((".c", ".h")):
+                found.append(os.path.relpath(os.path.join(top, name), src))
+    return found
+
+
 def include_edges(src):
-    """{(a, b): [reason]} for a's sources including b's headers."""
-    units = set()
+    """{(a, b): [reason]} for a's sources including b's headers (an
+    include is looked up beside the file, then from src, as the plugin's
+    include path does)."""
+    files = sources(src)
+    units = {unit_of(f) for f in files}
     edges = {}
-    for name in sorted(os.listdir(src)):
-        if not name.endswith((".c", ".h")):
-            continue
+    for name in files:
         a = unit_of(name)
-        units.add(a)
+        here = os.path.dirname(name)
         with open(os.path.join(src, name), encoding="utf-8") as f:
             for inc in INCLUDE.findall(f.read()):
+                path = os.path.normpath(os.path.join(here, inc))
+                if path not in files:
+                    path = os.path.normpath(inc)
                 b = unit_of(inc)
-                if b != a and os.path.exists(os.path.join(src, inc)):
+                if b != a and path in files:
                     edges.setdefault((a, b), []).append(
                         f"{name} includes {inc}")
     return units, edges
@@ -58,14 +75,51 @@ def nm(obj, *flags):
     return {line.split()[-1] for line in out.splitlines() if line.strip()}
 
 
-def call_edges(objects):
+def object_unit(name, units):
+    """The unit of meson's object file NAME: a source in a subfolder
+    DIR/UNIT.c is compiled to DIR_UNIT.c.o."""
+    stem = name[:-len(".c.o")]
+    for u in units:
+        if stem == u or stem.endswith("_" + u):
+            return u
+    return unit_of(stem)
+
+
+PROTOTYPE = re.compile(r"^[A-Za-z_].*?\b(fgrab_\w+|gst_fgrab_\w+) \(", re.M)
+
+
+def misplaced(src, defined):
+    """A function declared in one unit's header and defined in another's
+    object file: 'NAME declared in A.h, defined in B.c'."""
+    owner = {s: u for u, symbols in defined.items() for s in symbols}
+    out = []
+    for name in sources(src):
+        if not name.endswith(".h"):
+            continue
+        with open(os.path.join(src, name), encoding="utf-8") as f:
+            for fn in PROTOTYPE.findall(f.read()):
+                home = owner.get(fn)
+                if home is not None and home != unit_of(name):
+                    out.append(f"{fn} declared in {name}, defined in "
+                               f"{home}.c")
+    return sorted(out)
+
+
+def defined_symbols(objects, units):
+    """{unit: exported symbols of its object file}."""
+    return {object_unit(name, units): nm(os.path.join(objects, name),
+                                         "--defined-only", "--extern-only")
+            for name in sorted(os.listdir(objects)) if name.endswith(".c.o")}
+
+
+def call_edges(objects, units):
     """{(a, b): [reason]} for a's object using symbols defined in b's."""
     defined, used = {}, {}
     for name in sorted(os.listdir(objects)):
         if not name.endswith(".c.o"):
             continue
         obj = os.path.join(objects, name)
-        unit = unit_of(name[:-len(".o")])
+        unit = object_unit(name, units)
         defined[unit] = nm(obj, "--defined-only", "--extern-only")
         used[unit] = nm(obj, "--undefined-only")
     owner = {}
@@ -156,11 +210,13 @@ def main():
     args = p.parse_args()
 
     units, edges = include_edges(args.src)
-    for e, why in call_edges(args.objects).items():
+    for e, why in call_edges(args.objects, units).items():
         edges.setdefault(e, []).extend(why)
     floor_of, floor_names = read_layers(args.layers)
     unplaced = sorted(u for u in units if u not in floor_of)
     found = findings(units, edges, floor_of, floor_names)
+    for line in misplaced(args.src, defined_symbols(args.objects, units)):
+        found["misplaced: " + line] = []
 
     if args.print_baseline:
         print("\n".join(sorted(found)))
@@ -179,9 +235,10 @@ def main():
         print("gone (take it out of the baseline): " + key)
     new = sorted(set(found) - known)
     n_circles = sum(k.startswith("circle") for k in found)
+    n_up = sum(k.startswith("up:") for k in found)
     print(f"{len(units)} units, {len(edges)} arrows, {n_circles} circles, "
-          f"{len(found) - n_circles} upward arrows; {len(new)} new, "
-          f"{len(gone)} gone")
+          f"{n_up} upward arrows, {len(found) - n_circles - n_up} misplaced "
+          f"functions; {len(new)} new, {len(gone)} gone")
     for u in unplaced:
         print(f"unit {u} is on no floor of {args.layers}")
     return 1 if new or gone or unplaced else 0

@@ -26,6 +26,7 @@
 #include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
 #include "v4l2/fgrabnodecontrols.h"
+#include "v4l2/fgrabnode.h"
 
 /* The user-class controls that adjust the picture, in the order the
  * channels are listed. */

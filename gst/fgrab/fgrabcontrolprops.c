@@ -30,6 +30,7 @@
 
 #include "fgrabcontrolprops.h"
 #include "v4l2/fgrabnodecontrols.h"
+#include "v4l2/fgrabnode.h"
 
 /**
  * GstFgrabSrc:extra-controls:

@@ -37,10 +37,10 @@ typedef enum
   FGRAB_FORMAT_KIND_STREAM,
   /* Sliced VBI (V4L2_BUF_TYPE_SLICED_VBI_CAPTURE): one read() is one
    * frame's array of struct v4l2_sliced_vbi_data, of which fgrabsrc
-   * pushes the CEA-608 closed captions (fgrabvbi.c). */
+   * pushes the CEA-608 closed captions (fgrabnodevbi.c). */
   FGRAB_FORMAT_KIND_SLICED_VBI,
   /* Raw VBI (V4L2_BUF_TYPE_VBI_CAPTURE): one read() is one frame of the
-   * VBI lines of both fields, 8-bit samples (fgrabvbiraw.c); pushed as
+   * VBI lines of both fields, 8-bit samples (fgrabnodevbiraw.c); pushed as
    * GRAY8 video whose caps carry the sampling parameters. */
   FGRAB_FORMAT_KIND_RAW_VBI,
 } FgrabFormatKind;

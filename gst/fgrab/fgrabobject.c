@@ -29,6 +29,12 @@
 #include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
 #include "fgrabtuning.h"
+#include "fgrabenums.h"
+#include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodeio.h"
+#include "v4l2/fgrabnodeparams.h"
+#include "v4l2/fgrabnodeprobe.h"
+#include "v4l2/fgrabnoderoutes.h"
 
 GST_DEBUG_CATEGORY_STATIC (fgrab_object_debug);
 #define GST_CAT_DEFAULT fgrab_object_debug
@@ -640,74 +646,6 @@ fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
   obj->configured = TRUE;
   GST_OBJECT_UNLOCK (obj->element);
   return ok;
-}
-
-gboolean
-fgrab_planes_are_default (const GstVideoInfo * info, guint n_planes,
-    const gint * stride, const gsize * offset)
-{
-  guint p;
-
-  if (n_planes != GST_VIDEO_INFO_N_PLANES (info))
-    return FALSE;
-  for (p = 0; p < n_planes; p++) {
-    if (stride[p] != GST_VIDEO_INFO_PLANE_STRIDE (info, p) ||
-        offset[p] != GST_VIDEO_INFO_PLANE_OFFSET (info, p))
-      return FALSE;
-  }
-  return TRUE;
-}
-
-gboolean
-fgrab_layout_is_default (const FgrabFrameLayout * layout,
-    const GstVideoInfo * info)
-{
-  return fgrab_planes_are_default (info, layout->n_planes, layout->stride,
-      layout->offset);
-}
-
-/* Copies the picture between @frame and @data in the driver's @layout,
- * plane by plane, row by row: into @data when @to_device, else out of
- * it. */
-static void
-fgrab_copy_planes (GstVideoFrame * frame, guint8 * data,
-    const FgrabFrameLayout * layout, gboolean to_device)
-{
-  guint p;
-
-  for (p = 0; p < layout->n_planes; p++) {
-    guint8 *plane = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
-    guint8 *device_plane = data + layout->offset[p];
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gint rows, row_bytes, y;
-
-    gst_video_format_info_component (frame->info.finfo, p, comp);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp[0]);
-    row_bytes = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp[0]);
-    row_bytes = MIN (row_bytes, MIN (stride, layout->stride[p]));
-    for (y = 0; y < rows; y++) {
-      guint8 *ours = plane + (gsize) y * stride;
-      guint8 *theirs = device_plane + (gsize) y * layout->stride[p];
-
-      memcpy (to_device ? theirs : ours, to_device ? ours : theirs, row_bytes);
-    }
-  }
-}
-
-gboolean
-fgrab_repack_frame (GstBuffer * buf, const GstVideoInfo * info,
-    guint8 * data, const FgrabFrameLayout * layout, gboolean to_device)
-{
-  GstVideoFrame frame;
-
-  if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
-          to_device ? GST_MAP_READ : GST_MAP_WRITE))
-    return FALSE;
-  fgrab_copy_planes (&frame, data, layout, to_device);
-  gst_video_frame_unmap (&frame);
-  return TRUE;
 }
 
 void

@@ -86,23 +86,11 @@ void fgrab_object_unconfigure (FgrabObject * obj);
 gboolean fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
     FgrabStreamParams * params);
 
-/* TRUE when @n_planes planes of @stride and @offset are GStreamer's
- * default layout of @info. */
-gboolean fgrab_planes_are_default (const GstVideoInfo * info, guint n_planes,
-    const gint * stride, const gsize * offset);
-/* TRUE when the driver lays frames out as GStreamer's default layout of
- * @info does. */
-gboolean fgrab_layout_is_default (const FgrabFrameLayout * layout,
-    const GstVideoInfo * info);
 /* The error for a node that offers no caps, saying why. */
 void fgrab_object_post_no_caps_error (FgrabObject * obj);
 /* The error for a driver whose frame layout cannot be used. */
 void fgrab_object_post_layout_error (FgrabObject * obj);
 
-/* Maps @buf as a frame of @info and copies it to or from @data (see
- * fgrab_copy_planes).  FALSE when it cannot be mapped. */
-gboolean fgrab_repack_frame (GstBuffer * buf, const GstVideoInfo * info,
-    guint8 * data, const FgrabFrameLayout * layout, gboolean to_device);
 
 
 /* class_init of each element: the vfuncs that are the element layer's

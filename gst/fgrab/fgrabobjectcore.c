@@ -28,6 +28,7 @@
 #include <gst/base/gstbasesink.h>
 
 #include "fgrabobjectcore.h"
+#include "v4l2/fgrabnode.h"
 
 static GQuark
 fgrab_object_quark (void)

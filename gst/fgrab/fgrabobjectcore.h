@@ -23,6 +23,8 @@
 #include <gst/gst.h>
 
 #include "v4l2/fgrabnode.h"
+#include "fgrabenums.h"
+#include "v4l2/fgrabnodeparams.h"
 
 /* The core of the element layer, which the property rooms
  * (fgrabcontrolprops.c, fgrabtuning.c, fgrabcolorbalance.c) and the

@@ -24,6 +24,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabobject.h"
+#include "v4l2/fgrabnodelayout.h"
 
 /* fgrabsrc's allocation: how read() frames reach the buffers it pushes,
  * and the pool they come from (decide_allocation).  A frame is read

@@ -29,6 +29,8 @@
 #include "fgrabsrcstream.h"
 
 #include "fgrabdebug.h"
+#include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodeprobe.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 /* How long a drain may take before the EOS goes out anyway: a GOP lasts

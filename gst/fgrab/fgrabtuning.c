@@ -27,6 +27,8 @@
 
 #include "v4l2/fgrabnodetuner.h"
 #include "fgrabtuning.h"
+#include "fgrabenums.h"
+#include "v4l2/fgrabnode.h"
 
 /**
  * GstFgrabSrc:frequency:

@@ -27,6 +27,7 @@
 
 /* logged as the element's own (the kernel tier reads fgrabsink's log) */
 #include "fgrabdebug.h"
+#include "v4l2/fgrabnodeio.h"
 #define GST_CAT_DEFAULT gst_fgrab_sink_debug
 
 void

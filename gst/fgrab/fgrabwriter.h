@@ -24,6 +24,8 @@
 #include <gst/video/video.h>
 
 #include "fgrabobject.h"
+#include "fgrabenums.h"
+#include "v4l2/fgrabnodelayout.h"
 
 /* fgrabsink's write path: a frame to the driver whole, in its layout, in
  * one write() of the size its kind of node takes (see the element's

@@ -58,6 +58,7 @@
 #include "gstfgrabdeviceprovider.h"
 #include "gstfgrabsink.h"
 #include "gstfgrabsrc.h"
+#include "v4l2/fgrabnodeprobe.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_fgrab_device_provider_debug);
 #define GST_CAT_DEFAULT gst_fgrab_device_provider_debug

@@ -74,6 +74,11 @@
 #include "gstfgrabsink.h"
 
 #include "fgrabdebug.h"
+#include "fgrabenums.h"
+#include "v4l2/fgrabnodeio.h"
+#include "v4l2/fgrabnodelayout.h"
+#include "v4l2/fgrabnodeparams.h"
+#include "v4l2/fgrabnodeprobe.h"
 #define GST_CAT_DEFAULT gst_fgrab_sink_debug
 
 #define DEFAULT_DEVICE "/dev/video1"

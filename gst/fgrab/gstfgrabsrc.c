@@ -79,6 +79,11 @@
 #include "gstfgrabsrc.h"
 
 #include "fgrabdebug.h"
+#include "v4l2/fgrabnodeio.h"
+#include "v4l2/fgrabnodelayout.h"
+#include "v4l2/fgrabnodeparams.h"
+#include "v4l2/fgrabnodeprobe.h"
+#include "v4l2/fgrabnodevbi.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 #define DEFAULT_DEVICE "/dev/video0"

@@ -49,7 +49,11 @@
 #include <gst/video/video.h>
 #include <linux/videodev2.h>
 
-#include "fgrabdevice.h"
+#include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodeio.h"
+#include "v4l2/fgrabnodelayout.h"
+#include "v4l2/fgrabnodeparams.h"
+#include "v4l2/fgrabnodeprobe.h"
 
 /* The fuzzer refuses any frame the node layer accepts above this: it is
  * more than any frame fgrab can meet (FGRAB_MAX_FRAME_SIZE) and catches a
@@ -363,7 +367,7 @@ fuzz_write (int fd, const void *buf, size_t count)
 } G_STMT_END
 
 static void
-check_layout (FgrabNode * device, const GstVideoInfo * info,
+check_layout (FgrabNode * node, const GstVideoInfo * info,
     const FgrabFrameLayout * layout)
 {
   guint p;
@@ -371,10 +375,10 @@ check_layout (FgrabNode * device, const GstVideoInfo * info,
   FUZZ_ASSERT (layout->payload <= layout->sizeimage);
   FUZZ_ASSERT (layout->sizeimage <= FUZZ_MAX_FRAME);
   FUZZ_ASSERT (layout->n_planes <= GST_VIDEO_MAX_PLANES);
-  if (device->fgrab_format->kind != FGRAB_FORMAT_KIND_RAW) {
+  if (node->fgrab_format->kind != FGRAB_FORMAT_KIND_RAW) {
     /* only a stream may leave its size open */
     FUZZ_ASSERT (layout->payload > 0 ||
-        device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM);
+        node->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM);
     return;
   }
   FUZZ_ASSERT (layout->n_planes == GST_VIDEO_INFO_N_PLANES (info));
@@ -398,14 +402,14 @@ check_layout (FgrabNode * device, const GstVideoInfo * info,
 /* Assembles one raw frame as fgrabsrc does: reads until the driver's
  * sizeimage, or until a short read past the payload. */
 static void
-read_frames (FgrabNode * device, const FgrabFrameLayout * layout)
+read_frames (FgrabNode * node, const FgrabFrameLayout * layout)
 {
   gsize read_size = layout->sizeimage;
   guint8 *frame;
   guint frames, errors = 0;
 
   /* fgrabsrc's stream chunk, 64 KiB when the driver gives no size */
-  if (device->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
+  if (node->fgrab_format->kind == FGRAB_FORMAT_KIND_STREAM)
     read_size = read_size ? CLAMP (read_size, 4096, 1024 * 1024) : 64 * 1024;
   if (read_size == 0)
     return;
@@ -418,7 +422,7 @@ read_frames (FgrabNode * device, const FgrabFrameLayout * layout)
     for (;;) {
       GError *error = NULL;
       gsize want = read_size - got, n = 0;
-      FgrabIoResult res = fgrab_node_read (device, frame + got, want, &n,
+      FgrabIoResult res = fgrab_node_read (node, frame + got, want, &n,
           &error);
 
       if (res == FGRAB_IO_OK) {
@@ -427,7 +431,7 @@ read_frames (FgrabNode * device, const FgrabFrameLayout * layout)
         if (n == 0)
           break;
         got += n;
-        if (got >= read_size || device->fgrab_format->kind !=
+        if (got >= read_size || node->fgrab_format->kind !=
             FGRAB_FORMAT_KIND_RAW || (got >= layout->payload && n < want))
           break;
         continue;
@@ -456,7 +460,7 @@ read_frames (FgrabNode * device, const FgrabFrameLayout * layout)
 }
 
 static void
-write_frames (FgrabNode * device, const FgrabFrameLayout * layout)
+write_frames (FgrabNode * node, const FgrabFrameLayout * layout)
 {
   gsize size = MAX (layout->payload, 1);
   guint8 *frame = g_malloc0 (size);
@@ -466,7 +470,7 @@ write_frames (FgrabNode * device, const FgrabFrameLayout * layout)
     GError *error = NULL;
     gsize written = 0;
     guint n_writes = 0;
-    FgrabIoResult res = fgrab_node_write (device, frame, size, &written,
+    FgrabIoResult res = fgrab_node_write (node, frame, size, &written,
         &n_writes, &error);
 
     FUZZ_ASSERT (written <= size);
@@ -484,7 +488,7 @@ write_frames (FgrabNode * device, const FgrabFrameLayout * layout)
 static void
 run_device (gboolean output, guint choice)
 {
-  FgrabNode *device = fgrab_node_new (FUZZ_PATH, output);
+  FgrabNode *node = fgrab_node_new (FUZZ_PATH, output);
   GError *error = NULL;
   GstCaps *caps, *current, *fixed;
   FgrabStreamParams params;
@@ -493,17 +497,17 @@ run_device (gboolean output, guint choice)
   gchar *card;
   gint fps_n = 0, fps_d = 1;
 
-  if (!fgrab_node_open (device, &error)) {
+  if (!fgrab_node_open (node, &error)) {
     FUZZ_ASSERT (error != NULL && strchr (error->message, '\n') != NULL);
     g_error_free (error);
-    fgrab_node_unref (device);
+    fgrab_node_unref (node);
     return;
   }
-  card = fgrab_node_dup_card (device);
-  FUZZ_ASSERT (card != NULL && strlen (card) < sizeof (device->vcap.card));
+  card = fgrab_node_dup_card (node);
+  FUZZ_ASSERT (card != NULL && strlen (card) < sizeof (node->vcap.card));
   g_free (card);
 
-  caps = fgrab_node_probe_caps (device, &error);
+  caps = fgrab_node_probe_caps (node, &error);
   FUZZ_ASSERT (caps != NULL);
   /* empty caps, and only they, come with the reason */
   FUZZ_ASSERT (gst_caps_is_empty (caps) == (error != NULL));
@@ -512,7 +516,7 @@ run_device (gboolean output, guint choice)
     g_clear_error (&error);
   }
   g_free (gst_caps_to_string (caps));
-  current = fgrab_node_get_current_caps (device);
+  current = fgrab_node_get_current_caps (node);
   if (current) {
     FUZZ_ASSERT (gst_caps_is_fixed (current) || !gst_caps_is_empty (current));
     gst_caps_unref (current);
@@ -530,7 +534,7 @@ run_device (gboolean output, guint choice)
       &fps_n, &fps_d);
   gst_structure_remove_field (gst_caps_get_structure (fixed, 0), "framerate");
 
-  if (!fgrab_node_set_format (device, fixed, &error)) {
+  if (!fgrab_node_set_format (node, fixed, &error)) {
     FUZZ_ASSERT (error != NULL);
     g_clear_error (&error);
     gst_caps_unref (fixed);
@@ -544,25 +548,25 @@ run_device (gboolean output, guint choice)
     params.period_n = fps_d;
     params.period_d = fps_n;
   }
-  if (!fgrab_node_set_params (device, &params, &error)) {
+  if (!fgrab_node_set_params (node, &params, &error)) {
     g_clear_error (&error);
-    if (!fgrab_node_get_params (device, &params, &error))
+    if (!fgrab_node_get_params (node, &params, &error))
       g_clear_error (&error);
   }
 
-  if (!fgrab_node_get_layout (device, &info, &layout))
+  if (!fgrab_node_get_layout (node, &info, &layout))
     goto done;
-  check_layout (device, &info, &layout);
+  check_layout (node, &info, &layout);
 
-  fgrab_node_set_frame_period (device, 2 * GST_MSECOND);
+  fgrab_node_set_frame_period (node, 2 * GST_MSECOND);
   if (output)
-    write_frames (device, &layout);
+    write_frames (node, &layout);
   else
-    read_frames (device, &layout);
+    read_frames (node, &layout);
 
 done:
-  fgrab_node_close (device);
-  fgrab_node_unref (device);
+  fgrab_node_close (node);
+  fgrab_node_unref (node);
 }
 
 /* A sink that takes anything and offers no pool or meta, so that a

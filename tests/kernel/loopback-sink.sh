@@ -7,11 +7,11 @@
 # live sequence in the background (gst-launch -e: SIGINT ends it with EOS);
 # returns once it configured the device and wrote its first frame (sets
 # WRITER_PID and WRITER_LOG), ends the scenario if it does not within 30 s.
-# (fgrabdevice:6 logs each write().)
+# (fgrabnode:6 logs each write().)
 start_writer() {
 	local tag=$1 n=$2
 	shift 2
-	GST_DEBUG=fgrabsink:4,fgrabdevice:6 gst_bg "$tag-writer" -e videotestsrc pattern="$PATTERN" num-buffers="$n" is-live=true \
+	GST_DEBUG=fgrabsink:4,fgrabnode:6 gst_bg "$tag-writer" -e videotestsrc pattern="$PATTERN" num-buffers="$n" is-live=true \
 		! "$CAPS" ! fgrabsink device="$DEV" "$@"
 	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
 	if ! wait_for_log "$WRITER_LOG" 'gst_fgrab_sink_configure.*configured video/x-raw' 30; then

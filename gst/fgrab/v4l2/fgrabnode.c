@@ -17,12 +17,10 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* The V4L2 node layer shared by fgrabsrc and fgrabsink, the node
- * itself: its life (new, open with its capability checks, close), the
- * format (S_FMT and the frame layout it gives) and the streaming
- * parameters (S_PARM).  Caps probing is in fgrabprobe.c, inputs, outputs
- * and standards in fgrabroutes.c, read()/write() and their waits in
- * fgrabio.c. */
+/* The front door of the node layer shared by fgrabsrc and fgrabsink: a
+ * node's life (new, open with its capability checks, close) and its
+ * format (S_FMT from caps).  The rooms behind it are listed in
+ * fgrabnodecore.h. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -36,39 +34,12 @@
 #include <unistd.h>
 
 #include "fgrabnodecore.h"
+#include "fgrabnode.h"
+#include "fgrabnodeio.h"
+#include "fgrabnodeprobe.h"
 #include "fgrabnodevbi.h"
 
-GST_DEBUG_CATEGORY (fgrab_node_debug);
-
-/* Larger than any frame a read()/write() device moves (16384 x 8192 at
- * 4 bytes a pixel); a driver claiming more is not believed, rather than
- * making the elements allocate gigabytes. */
-#define MAX_FRAME_SIZE (512 * 1024 * 1024)
-
-G_DEFINE_QUARK (fgrab - node - error - quark, fgrab_node_error);
-
-/* Capture and output parameters share one layout, so one code path
- * serves both through parm.capture. */
-G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, capturemode) ==
-    G_STRUCT_OFFSET (struct v4l2_outputparm, outputmode));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, timeperframe) ==
-    G_STRUCT_OFFSET (struct v4l2_outputparm, timeperframe));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, extendedmode) ==
-    G_STRUCT_OFFSET (struct v4l2_outputparm, extendedmode));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (struct v4l2_captureparm, readbuffers) ==
-    G_STRUCT_OFFSET (struct v4l2_outputparm, writebuffers));
-
-static void
-ensure_debug_category (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (fgrab_node_debug, "fgrabdevice", 0,
-        "fgrab V4L2 device layer");
-    g_once_init_leave (&done, 1);
-  }
-}
+#define GST_CAT_DEFAULT fgrab_node_debug
 
 static gchar *
 fourcc_to_string (guint32 fourcc)
@@ -85,52 +56,12 @@ fourcc_to_string (guint32 fourcc)
   return str;
 }
 
-/* Makes a string from the driver valid UTF-8 in place, for properties
- * and messages: bytes that are not become '?'. */
-void
-fgrab_make_valid_utf8 (gchar * str)
-{
-  const gchar *end;
-
-  while (!g_utf8_validate (str, -1, &end))
-    *(gchar *) end = '?';
-}
-
-void
-fgrab_node_set_error (GError ** error, FgrabNodeError code,
-    const gchar * debug, const gchar * format, ...)
-{
-  gchar *text;
-  va_list args;
-
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  GST_DEBUG ("%s (%s)", text, debug ? debug : "");
-  g_set_error (error, FGRAB_NODE_ERROR, code, "%s\n%s", text,
-      debug ? debug : "");
-  g_free (text);
-}
-
-gint
-fgrab_node_ioctl (FgrabNode * node, unsigned long request, void *arg)
-{
-  gint ret;
-
-  do {
-    ret = ioctl (node->fd, request, arg);
-  } while (ret < 0 && errno == EINTR);
-
-  return ret;
-}
-
 FgrabNode *
 fgrab_node_new (const gchar * path, gboolean output)
 {
   FgrabNode *node;
 
-  ensure_debug_category ();
+  fgrab_node_debug_init ();
 
   node = g_new0 (FgrabNode, 1);
   g_atomic_ref_count_init (&node->refcount);
@@ -188,54 +119,13 @@ fgrab_node_dup_card (FgrabNode * node)
 }
 
 static gboolean
-is_loopback (FgrabNode * node)
-{
-  /* the name v4l2loopback gives itself in every release */
-  return fgrab_node_is_open (node) &&
-      strcmp ((const gchar *) node->vcap.driver, "v4l2 loopback") == 0;
-}
-
-gboolean
-fgrab_node_takes_frame_per_write (FgrabNode * node)
-{
-  return is_loopback (node);
-}
-
-void
-fgrab_node_claim_loopback_output (FgrabNode * node)
-{
-  gint type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-
-  HOLD_NODE_LOCK (node);
-
-  if (!fgrab_node_takes_frame_per_write (node))
-    return;
-  /* v4l2loopback 0.12 counts a handle as the writer only after
-   * STREAMON(OUTPUT), never after write(), and with exclusive_caps=1 gives
-   * the node its OUTPUT capability back only when a writer closes: after a
-   * write()-only writer the node announces no direction at all, and no
-   * second writer (nor this one after a reopen) can open it until the
-   * module is reloaded (fixed upstream in 0.13 by "Limit
-   * v4l2_loopback_write calls to (streaming) writers").  0.13 and 0.14
-   * take the STREAMON as write() would; 0.15 refuses it with EINVAL
-   * without REQBUFS and makes write() itself the writer, so a failure is
-   * only logged. */
-  if (fgrab_node_ioctl (node, VIDIOC_STREAMON, &type) < 0)
-    GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT) on v4l2loopback: %s (fine: "
-        "write() makes the writer)", node->path, g_strerror (errno));
-  else
-    GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT): this handle is the writer",
-        node->path);
-}
-
-static gboolean
 check_capabilities (FgrabNode * node, GError ** error)
 {
   const gchar *path = node->path;
   guint32 caps = node->node_caps;
 
   /* a VBI node (/dev/vbiN): sliced VBI, its captions, until caps of raw
-   * VBI are chosen (fgrabvbi.c, fgrabvbiraw.c) */
+   * VBI are chosen (fgrabnodevbi.c, fgrabnodevbiraw.c) */
   node->type = node->output ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
       V4L2_BUF_TYPE_VIDEO_CAPTURE;
   if (!node->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
@@ -295,54 +185,6 @@ check_capabilities (FgrabNode * node, GError ** error)
   }
 
   return TRUE;
-}
-
-/* After a new open, input or standard the driver may have another
- * format, other sizes and another nominal rate: forget what was read and
- * probed. */
-void
-fgrab_node_forget_format (FgrabNode * node)
-{
-  HOLD_NODE_LOCK (node);
-
-  g_array_set_size (node->fourccs, 0);
-  gst_clear_caps (&node->caps);
-  g_clear_error (&node->caps_error);
-  node->format_known = FALSE;
-  node->fgrab_format = NULL;
-}
-
-/* G_FMT into @fmt, zeros (of the node's buffer type) where it fails. */
-static void
-get_format_or_zero (FgrabNode * node, struct v4l2_format *fmt)
-{
-  memset (fmt, 0, sizeof (*fmt));
-  fmt->type = node->type;
-  if (fgrab_node_ioctl (node, VIDIOC_G_FMT, fmt) < 0) {
-    GST_DEBUG ("%s: G_FMT failed: %s", node->path, g_strerror (errno));
-    memset (fmt, 0, sizeof (*fmt));
-    fmt->type = node->type;
-  }
-}
-
-/* Read once however many inputs and standards were selected since the
- * open. */
-void
-fgrab_node_ensure_format (FgrabNode * node)
-{
-  HOLD_NODE_LOCK (node);
-
-  if (node->format_known || node->fd < 0)
-    return;
-  get_format_or_zero (node, &node->format);
-  if (fgrab_node_is_sliced_vbi (node))
-    node->fgrab_format = fgrab_format_sliced_vbi ();
-  else if (fgrab_node_is_vbi (node))
-    node->fgrab_format = fgrab_format_raw_vbi ();
-  else
-    node->fgrab_format =
-        fgrab_format_from_fourcc (node->format.fmt.pix.pixelformat);
-  node->format_known = TRUE;
 }
 
 /* open() with its errno in words. */
@@ -493,31 +335,6 @@ fgrab_node_reopen (FgrabNode * node, GError ** error)
   return TRUE;
 }
 
-void
-fgrab_node_set_fields_error (FgrabNode * node, guint32 field, GError ** error)
-{
-  gchar *debug = g_strdup_printf ("V4L2 field %u", field);
-
-  if (field == V4L2_FIELD_ALTERNATE)
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
-        "Device '%s' delivers its video one field at a time "
-        "(V4L2_FIELD_ALTERNATE), which %s cannot carry: nothing tells "
-        "whether a buffer is the top or the bottom field. Select an input, "
-        "standard or video timings with whole frames.", node->path,
-        node->output ? "write()" : "read()");
-  else if (field == V4L2_FIELD_SEQ_TB || field == V4L2_FIELD_SEQ_BT)
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
-        "Device '%s' delivers the two fields of a frame one after the "
-        "other (V4L2_FIELD_SEQ_TB or SEQ_BT), a layout GStreamer cannot "
-        "describe. Select an input or standard with interleaved or "
-        "progressive frames.", node->path);
-  else
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
-        "Device '%s' delivers frames in a field order unknown to V4L2 "
-        "(%u).", node->path, field);
-  g_free (debug);
-}
-
 /* The enumerated fourcc whose caps @s describes. */
 static guint32
 find_fourcc (FgrabNode * node, const GstStructure * s)
@@ -582,7 +399,7 @@ format_request (FgrabNode * node, const GstStructure * s,
     const FgrabFormat * format, guint32 fourcc, struct v4l2_format *fmt,
     gint * width, gint * height, GError ** error)
 {
-  get_format_or_zero (node, fmt);
+  fgrab_node_get_format_or_zero (node, fmt);
   if (format->kind != FGRAB_FORMAT_KIND_STREAM) {
     if (!gst_structure_get_int (s, "width", width) ||
         !gst_structure_get_int (s, "height", height) || *width <= 0 ||
@@ -620,7 +437,7 @@ format_matches (FgrabNode * node, const GstStructure * s,
     fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, NULL,
         "Device '%s' changed the negotiated format %s %dx%d to %s %ux%u. %s",
         node->path, want_str, width, height, got_str, got->width,
-        got->height, node->output && is_loopback (node) ?
+        got->height, node->output && fgrab_node_is_loopback (node) ?
         "A loopback device keeps its format while a reader has it open: "
         "close the readers before changing caps, or keep the caps." :
         "Ask for a format and size the device offers (see "
@@ -690,7 +507,7 @@ fgrab_node_set_format (FgrabNode * node, GstCaps * caps, GError ** error)
      * open (a writer feeding it), even for the format in force: a reader
      * joining the writer gets what it asked for all the same. */
     if (err == EBUSY) {
-      get_format_or_zero (node, &cur);
+      fgrab_node_get_format_or_zero (node, &cur);
       if (format_in_force (&cur, &fmt)) {
         GST_DEBUG ("%s: S_FMT busy, the format asked for is in force",
             node->path);
@@ -726,207 +543,4 @@ done:
 
   return format_matches (node, s, format, fourcc, width, height,
       &fmt.fmt.pix, error);
-}
-
-/* The planes of a raw frame of @info as the driver lays them out: V4L2
- * gives the first plane's line length; the others follow from their
- * subsampling, as the kernel computes them. */
-static gboolean
-plane_layout (FgrabNode * node, const GstVideoInfo * info,
-    FgrabFrameLayout * layout)
-{
-  const struct v4l2_pix_format *pix = &node->format.fmt.pix;
-  const GstVideoFormatInfo *finfo = info->finfo;
-  gsize offset = 0;
-  guint p;
-
-  layout->n_planes = GST_VIDEO_INFO_N_PLANES (info);
-  for (p = 0; p < layout->n_planes; p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gint c, pstride0, pstride, plane_height;
-    gsize min_stride;
-
-    gst_video_format_info_component (finfo, p, comp);
-    c = comp[0];
-    pstride0 = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
-    pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
-
-    if (p == 0)
-      layout->stride[p] = pix->bytesperline;
-    else
-      layout->stride[p] = ((gsize) pix->bytesperline * pstride / pstride0) >>
-          GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
-
-    min_stride = (gsize) GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, c,
-        pix->width) * pstride;
-    if (layout->stride[p] == 0 || (gsize) layout->stride[p] < min_stride) {
-      /* a driver that leaves bytesperline 0 stores lines tightly */
-      if (pix->bytesperline != 0) {
-        GST_WARNING ("%s: bytesperline %u is less than a line of %"
-            G_GSIZE_FORMAT " bytes", node->path, pix->bytesperline, min_stride);
-        return FALSE;
-      }
-      layout->stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
-    }
-
-    plane_height = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c, pix->height);
-    layout->offset[p] = offset;
-    offset += (gsize) layout->stride[p] * plane_height;
-  }
-  if (offset > MAX_FRAME_SIZE) {
-    GST_WARNING ("%s: a frame of %ux%u takes %" G_GSIZE_FORMAT " bytes, "
-        "beyond any frame", node->path, pix->width, pix->height, offset);
-    return FALSE;
-  }
-  layout->payload = offset;
-  if (layout->sizeimage < layout->payload)
-    layout->sizeimage = layout->payload;
-
-  return TRUE;
-}
-
-gboolean
-fgrab_node_get_layout (FgrabNode * node, GstVideoInfo * info,
-    FgrabFrameLayout * layout)
-{
-  HOLD_NODE_LOCK (node);
-  const struct v4l2_pix_format *pix = &node->format.fmt.pix;
-  const FgrabFormat *format;
-  GstVideoInterlaceMode mode;
-  GstVideoFieldOrder order;
-
-  memset (layout, 0, sizeof (*layout));
-  gst_video_info_init (info);
-
-  fgrab_node_ensure_format (node);
-  format = node->fgrab_format;
-  if (format == NULL)
-    return FALSE;
-
-  if (format->kind == FGRAB_FORMAT_KIND_SLICED_VBI) {
-    /* a frame is at most io_size bytes of records */
-    layout->sizeimage = layout->payload = node->format.fmt.sliced.io_size;
-    return layout->payload > 0 && layout->payload <= MAX_FRAME_SIZE;
-  }
-  if (format->kind == FGRAB_FORMAT_KIND_RAW_VBI)
-    return fgrab_vbi_raw_layout (&node->format.fmt.vbi, info, layout) &&
-        layout->payload <= MAX_FRAME_SIZE;
-
-  if (pix->sizeimage > MAX_FRAME_SIZE || pix->bytesperline > MAX_FRAME_SIZE) {
-    GST_WARNING ("%s: sizeimage %u or bytesperline %u is beyond any frame",
-        node->path, pix->sizeimage, pix->bytesperline);
-    return FALSE;
-  }
-  layout->sizeimage = pix->sizeimage;
-  if (format->kind != FGRAB_FORMAT_KIND_RAW) {
-    /* a frame needs a bound; a stream is read in chunks of any size */
-    layout->payload = pix->sizeimage;
-    return pix->sizeimage > 0 || format->kind == FGRAB_FORMAT_KIND_STREAM;
-  }
-
-  if (!fgrab_format_field_to_caps (pix->field, node->std, &mode, &order))
-    return FALSE;
-  if (!gst_video_info_set_interlaced_format (info, format->video_format, mode,
-          pix->width, pix->height))
-    return FALSE;
-  GST_VIDEO_INFO_FIELD_ORDER (info) = order;
-
-  return plane_layout (node, info, layout);
-}
-
-void
-fgrab_node_get_parm_or_zero (FgrabNode * node, struct v4l2_streamparm *parm)
-{
-  memset (parm, 0, sizeof (*parm));
-  parm->type = node->type;
-  if (fgrab_node_ioctl (node, VIDIOC_G_PARM, parm) < 0) {
-    GST_DEBUG ("%s: G_PARM: %s", node->path, g_strerror (errno));
-    memset (parm, 0, sizeof (*parm));
-    parm->type = node->type;
-  }
-}
-
-static void
-params_from_parm (FgrabNode * node, const struct v4l2_streamparm *parm,
-    const gchar * what, FgrabStreamParams * params)
-{
-  params->capability = parm->parm.capture.capability;
-  params->mode = parm->parm.capture.capturemode;
-  params->extendedmode = parm->parm.capture.extendedmode;
-  params->buffers = parm->parm.capture.readbuffers;
-  params->period_n = parm->parm.capture.timeperframe.numerator;
-  params->period_d = parm->parm.capture.timeperframe.denominator;
-
-  GST_DEBUG ("%s: %s capability 0x%x mode 0x%x extendedmode %u buffers %u "
-      "timeperframe %u/%u", node->path, what, params->capability,
-      params->mode, params->extendedmode, params->buffers, params->period_n,
-      params->period_d);
-}
-
-gboolean
-fgrab_node_get_params (FgrabNode * node, FgrabStreamParams * params,
-    GError ** error)
-{
-  HOLD_NODE_LOCK (node);
-  struct v4l2_streamparm parm;
-
-  memset (&parm, 0, sizeof (parm));
-  parm.type = node->type;
-  if (fgrab_node_ioctl (node, VIDIOC_G_PARM, &parm) < 0) {
-    gchar *debug = g_strdup_printf ("VIDIOC_G_PARM: %s", g_strerror (errno));
-
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
-        "Device '%s' does not report its streaming parameters.", node->path);
-    g_free (debug);
-    return FALSE;
-  }
-
-  params_from_parm (node, &parm, "G_PARM", params);
-  return TRUE;
-}
-
-gboolean
-fgrab_node_set_params (FgrabNode * node, FgrabStreamParams * params,
-    GError ** error)
-{
-  HOLD_NODE_LOCK (node);
-  struct v4l2_streamparm parm;
-
-  /* Start from the driver's values so fields we do not set are kept. */
-  fgrab_node_get_parm_or_zero (node, &parm);
-
-  parm.parm.capture.capturemode = params->mode;
-  parm.parm.capture.extendedmode = params->extendedmode;
-  parm.parm.capture.readbuffers = params->buffers;
-  if (parm.parm.capture.capability & V4L2_CAP_TIMEPERFRAME) {
-    parm.parm.capture.timeperframe.numerator = params->period_n;
-    parm.parm.capture.timeperframe.denominator = params->period_d;
-  }
-  memset (parm.parm.capture.reserved, 0, sizeof (parm.parm.capture.reserved));
-
-  GST_DEBUG ("%s: S_PARM mode 0x%x extendedmode %u buffers %u timeperframe "
-      "%u/%u", node->path, parm.parm.capture.capturemode,
-      parm.parm.capture.extendedmode, parm.parm.capture.readbuffers,
-      parm.parm.capture.timeperframe.numerator,
-      parm.parm.capture.timeperframe.denominator);
-
-  if (fgrab_node_ioctl (node, VIDIOC_S_PARM, &parm) < 0) {
-    gint err = errno;
-    gchar *debug = g_strdup_printf ("VIDIOC_S_PARM: %s", g_strerror (err));
-
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
-        "Device '%s' does not accept streaming parameters.", node->path);
-    g_free (debug);
-    return FALSE;
-  }
-
-  params_from_parm (node, &parm, "S_PARM ->", params);
-
-  /* Some drivers (vivid) echo fields they ignore, such as capturemode;
-   * what G_PARM reports afterwards is what they really use. */
-  memset (&parm, 0, sizeof (parm));
-  parm.type = node->type;
-  if (fgrab_node_ioctl (node, VIDIOC_G_PARM, &parm) == 0)
-    params_from_parm (node, &parm, "G_PARM after S_PARM", params);
-  return TRUE;
 }

@@ -26,8 +26,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabnodecontrols.h"
 #include "fgrabnodecore.h"
+#include "fgrabnodecontrols.h"
+
+#define GST_CAT_DEFAULT fgrab_node_debug
 
 /* Menu items listed (VIDIOC_QUERYMENU) of a control: a bound for a driver
  * whose menu range is absurd.  The kernel's helpers make menus of at most

@@ -20,7 +20,7 @@
 #ifndef __FGRAB_NODE_CONTROLS_H__
 #define __FGRAB_NODE_CONTROLS_H__
 
-#include "fgrabnode.h"
+#include "fgrabnodecore.h"
 
 /* The node layer's controls: what the node offers (VIDIOC_QUERY_EXT_CTRL,
  * VIDIOC_QUERYMENU), setting them from a GstStructure of names and values

@@ -29,6 +29,8 @@
 #include "fgrabnodecore.h"
 #include "fgrabnodeencoder.h"
 
+#define GST_CAT_DEFAULT fgrab_node_debug
+
 static const gchar *
 command_name (guint32 cmd)
 {

@@ -20,7 +20,7 @@
 #ifndef __FGRAB_NODE_ENCODER_H__
 #define __FGRAB_NODE_ENCODER_H__
 
-#include "fgrabnode.h"
+#include "fgrabnodecore.h"
 
 /* The node layer's encoder commands (VIDIOC_ENCODER_CMD) of MPEG
  * encoder cards: ivtv and cx18 answer them, pvrusb2 does not (ENOTTY).

@@ -31,6 +31,9 @@
 #include <unistd.h>
 
 #include "fgrabnodecore.h"
+#include "fgrabnodeio.h"
+
+#define GST_CAT_DEFAULT fgrab_node_debug
 
 /* Bounds of the wait in poll before read() is tried again. */
 #define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
@@ -52,7 +55,7 @@ static gboolean
 wants_loopback_reader_claim (FgrabNode * node)
 {
   return !node->output && node->type == V4L2_BUF_TYPE_VIDEO_CAPTURE &&
-      strcmp ((const gchar *) node->vcap.driver, "v4l2 loopback") == 0;
+      fgrab_node_is_loopback (node);
 }
 
 /* Asked again until the driver takes it or refuses for good: 0.12
@@ -341,4 +344,37 @@ fgrab_node_write (FgrabNode * node, const guint8 * data,
     polled_error = gst_poll_fd_has_error (node->poll, &node->pollfd);
   }
   return FGRAB_IO_OK;
+}
+
+gboolean
+fgrab_node_takes_frame_per_write (FgrabNode * node)
+{
+  return fgrab_node_is_loopback (node);
+}
+
+void
+fgrab_node_claim_loopback_output (FgrabNode * node)
+{
+  gint type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+
+  HOLD_NODE_LOCK (node);
+
+  if (!fgrab_node_takes_frame_per_write (node))
+    return;
+  /* v4l2loopback 0.12 counts a handle as the writer only after
+   * STREAMON(OUTPUT), never after write(), and with exclusive_caps=1 gives
+   * the node its OUTPUT capability back only when a writer closes: after a
+   * write()-only writer the node announces no direction at all, and no
+   * second writer (nor this one after a reopen) can open it until the
+   * module is reloaded (fixed upstream in 0.13 by "Limit
+   * v4l2_loopback_write calls to (streaming) writers").  0.13 and 0.14
+   * take the STREAMON as write() would; 0.15 refuses it with EINVAL
+   * without REQBUFS and makes write() itself the writer, so a failure is
+   * only logged. */
+  if (fgrab_node_ioctl (node, VIDIOC_STREAMON, &type) < 0)
+    GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT) on v4l2loopback: %s (fine: "
+        "write() makes the writer)", node->path, g_strerror (errno));
+  else
+    GST_DEBUG ("%s: VIDIOC_STREAMON(OUTPUT): this handle is the writer",
+        node->path);
 }

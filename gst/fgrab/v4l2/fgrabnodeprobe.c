@@ -17,7 +17,6 @@
  * Boston, MA 02110-1301, USA.
  */
 
-
 /* Caps probing: what formats (ENUM_FMT), sizes (ENUM_FRAMESIZES, else
  * TRY_FMT at the extremes) and frame intervals (ENUM_FRAMEINTERVALS,
  * else G_PARM) a node offers, as caps, and when there are none, why. */
@@ -29,10 +28,14 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fgrabnodecontrols.h"
 #include "fgrabnodecore.h"
+#include "fgrabnodeprobe.h"
+#include "fgrabnodecontrols.h"
 #include "fgrabnodevbi.h"
+#include "fgrabnodevbiraw.h"
 #include "fgrabhm12.h"
+
+#define GST_CAT_DEFAULT fgrab_node_debug
 
 /* Largest size asked of a driver that does not enumerate sizes. */
 #define PROBE_MAX_DIMENSION 32768
@@ -711,39 +714,3 @@ fgrab_node_get_current_caps (FgrabNode * node)
 }
 
 /* ---- the format in force, as the elements see it ---- */
-
-const FgrabFormat *
-fgrab_node_get_format (FgrabNode * node, struct v4l2_format *fmt)
-{
-  HOLD_NODE_LOCK (node);
-
-  fgrab_node_ensure_format (node);
-  if (fmt)
-    *fmt = node->format;
-  return node->fgrab_format;
-}
-
-gboolean
-fgrab_node_check_frame_size (FgrabNode * node,
-    const FgrabFrameLayout * layout, GError ** error)
-{
-  HOLD_NODE_LOCK (node);
-  const struct v4l2_pix_format *pix = &node->format.fmt.pix;
-  const FgrabFormat *format = fgrab_node_get_format (node, NULL);
-  gchar *debug;
-
-  if (format == NULL || format->kind != FGRAB_FORMAT_KIND_RAW ||
-      pix->sizeimage == 0 || pix->sizeimage >= layout->payload)
-    return TRUE;
-
-  debug = g_strdup_printf ("bytesperline %u", pix->bytesperline);
-  fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
-      "Device '%s' stores a frame of %s %ux%u in %u bytes, less than the %"
-      G_GSIZE_FORMAT " bytes GStreamer needs for it: the driver leaves part "
-      "of the picture out (such as the last chroma row at an odd height). "
-      "Ask for another size, such as an even height.", node->path,
-      gst_video_format_to_string (format->video_format), pix->width,
-      pix->height, pix->sizeimage, layout->payload);
-  g_free (debug);
-  return FALSE;
-}

@@ -17,7 +17,6 @@
  * Boston, MA 02110-1301, USA.
  */
 
-
 /* Inputs of a capture node, outputs of an output node, and their analog
  * video standards: the element's input/output and norm properties, with
  * errors that name what the node has. */
@@ -30,6 +29,10 @@
 #include <string.h>
 
 #include "fgrabnodecore.h"
+#include "fgrabnoderoutes.h"
+#include "fgrabenums.h"
+
+#define GST_CAT_DEFAULT fgrab_node_debug
 
 /* More inputs or outputs than any driver has. */
 #define MAX_ENUM_ROUTES 256
@@ -46,7 +49,6 @@ norm_class (void)
     g_once_init_leave (&klass, g_type_class_ref (GST_TYPE_FGRAB_NORM));
   return klass;
 }
-
 
 /* "PAL" for a mask that is exactly one of the names, else the names of
  * the groups it is made of ("NTSC, PAL, SECAM"); bits with no name
@@ -76,19 +78,6 @@ describe_standards (v4l2_std_id std)
     g_string_append (s, "none");
   return g_string_free (s, FALSE);
 }
-
-v4l2_std_id
-fgrab_node_read_standard (FgrabNode * node)
-{
-  v4l2_std_id std = 0;
-
-  if (fgrab_node_ioctl (node, VIDIOC_G_STD, &std) < 0) {
-    GST_LOG ("%s: G_STD: %s", node->path, g_strerror (errno));
-    return 0;
-  }
-  return std;
-}
-
 
 /* One input of a capture node or output of an output node. */
 typedef struct

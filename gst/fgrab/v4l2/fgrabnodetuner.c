@@ -29,6 +29,8 @@
 #include "fgrabnodecore.h"
 #include "fgrabnodetuner.h"
 
+#define GST_CAT_DEFAULT fgrab_node_debug
+
 /* More inputs than any driver has. */
 #define MAX_ENUM_INPUTS 256
 

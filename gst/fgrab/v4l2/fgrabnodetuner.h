@@ -20,7 +20,7 @@
 #ifndef __FGRAB_NODE_TUNER_H__
 #define __FGRAB_NODE_TUNER_H__
 
-#include "fgrabnode.h"
+#include "fgrabnodecore.h"
 
 /* The node layer's tuner: the tuner of the current input of a capture
  * node (ENUMINPUT names it for inputs of type V4L2_INPUT_TYPE_TUNER), its

@@ -32,6 +32,10 @@
 
 #include "fgrabnodecore.h"
 #include "fgrabnodevbi.h"
+#include "fgrabnodevbiraw.h"
+#include "fgrabnodevbistd.h"
+
+#define GST_CAT_DEFAULT fgrab_node_debug
 
 G_STATIC_ASSERT (sizeof (struct v4l2_sliced_vbi_data) == 64);
 
@@ -41,79 +45,11 @@ G_STATIC_ASSERT (sizeof (struct v4l2_sliced_vbi_data) == 64);
 #define S334_FIELD_1 0x80
 #define S334_LINE_BASE 9
 
-gboolean
-fgrab_node_is_sliced_vbi (FgrabNode * node)
-{
-  return node->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
-}
-
-gboolean
-fgrab_node_is_vbi (FgrabNode * node)
-{
-  return node->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE ||
-      node->type == V4L2_BUF_TYPE_VBI_CAPTURE;
-}
-
-static const gchar *
-vbi_kind (enum v4l2_buf_type type)
-{
-  return type == V4L2_BUF_TYPE_VBI_CAPTURE ? "raw" : "sliced";
-}
-
 static const gchar *
 service_name (guint16 service)
 {
   return service == V4L2_SLICED_CAPTION_525 ?
       "closed captions (CEA-608, line 21)" : "wide screen signalling (WSS)";
-}
-
-/* vivid answers EINVAL on inputs other than TV and S-Video. */
-void
-fgrab_vbi_set_format_error (FgrabNode * node, enum v4l2_buf_type type,
-    const gchar * ioctl_name, gint err, GError ** error)
-{
-  gchar *debug = g_strdup_printf ("%s(%s VBI): %s", ioctl_name,
-      vbi_kind (type), g_strerror (err));
-
-  if (err == EBUSY)
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_BUSY, debug,
-        "Device '%s' is busy: another application reads its VBI. Close "
-        "that application.", node->path);
-  else
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, debug,
-        "Device '%s' has no %s VBI on its current input. Select an analog "
-        "TV or S-Video input with the input property.", node->path,
-        vbi_kind (type));
-  g_free (debug);
-}
-
-gboolean
-fgrab_vbi_read_standard (FgrabNode * node, v4l2_std_id * std,
-    gboolean * lines_525, GError ** error)
-{
-  gboolean lines_625;
-
-  *std = fgrab_node_read_standard (node);
-  *lines_525 = (*std & V4L2_STD_525_60) != 0;
-  lines_625 = (*std & V4L2_STD_625_50) != 0;
-  if (*lines_525 != lines_625)
-    return TRUE;
-
-  fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT,
-      *std ? "a mask of 525- and 625-line standards" : "G_STD gave none",
-      "Device '%s' has no single analog standard on its current input, so "
-      "its VBI lines and rate are unknown. Set the norm property (NTSC for "
-      "closed captions, PAL or SECAM for WSS).", node->path);
-  return FALSE;
-}
-
-void
-fgrab_vbi_set_rate (GstStructure * s, gboolean lines_525)
-{
-  if (lines_525)
-    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, 30000, 1001, NULL);
-  else
-    gst_structure_set (s, "framerate", GST_TYPE_FRACTION, 25, 1, NULL);
 }
 
 /* The caps of sliced VBI under the current standard, NULL with @error

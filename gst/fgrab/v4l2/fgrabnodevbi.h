@@ -20,7 +20,7 @@
 #ifndef __FGRAB_NODE_VBI_H__
 #define __FGRAB_NODE_VBI_H__
 
-#include "fgrabnode.h"
+#include "fgrabnodecore.h"
 
 /* VBI capture (a /dev/vbiN node with V4L2_CAP_SLICED_VBI_CAPTURE or
  * V4L2_CAP_VBI_CAPTURE and no video capture): the node layer's caps
@@ -29,17 +29,12 @@
  * closed captions of line 21 on 525-line standards (pushed as
  * closedcaption/x-cea-608, format=s334-1a) and the WSS of line 23 on
  * 625-line standards (posted as an element message); teletext and VPS
- * records are counted and left.  Raw VBI lines (fgrabvbiraw.c) are pushed
+ * records are counted and left.  Raw VBI lines (fgrabnodevbiraw.c) are pushed
  * as they come, GRAY8 with the sampling parameters in the caps. */
 
 G_BEGIN_DECLS
 /* The most records a frame can hold: 24 lines of two fields. */
 #define FGRAB_VBI_MAX_RECORDS 48
-/* TRUE when @device is a sliced VBI capture node. */
-gboolean fgrab_node_is_sliced_vbi (FgrabNode * node);
-/* TRUE when @device is a VBI capture node, sliced or raw (its buffer
- * type follows the caps last set on a node with both). */
-gboolean fgrab_node_is_vbi (FgrabNode * node);
 /* The caps of a VBI node under its current standard, at the standard's
  * frame rate: closedcaption/x-cea-608, format=s334-1a where it has sliced
  * VBI, then video/x-raw GRAY8 with the vbi-* fields where it has raw VBI.

@@ -31,6 +31,10 @@
 #include <string.h>
 
 #include "fgrabnodecore.h"
+#include "fgrabnodevbiraw.h"
+#include "fgrabnodevbistd.h"
+
+#define GST_CAT_DEFAULT fgrab_node_debug
 
 /* Bounds that no analog line or frame exceeds: a field has 313 lines, a
  * line at 27 MHz 1728 samples; they keep the caps' ints and the frame
@@ -228,23 +232,4 @@ fgrab_node_get_raw_vbi_caps (FgrabNode * node)
       !fgrab_vbi_read_standard (node, &std, &lines_525, NULL))
     return NULL;
   return gst_caps_new_full (raw_structure (vbi, lines_525), NULL);
-}
-
-gboolean
-fgrab_vbi_raw_layout (const struct v4l2_vbi_format *vbi, GstVideoInfo * info,
-    FgrabFrameLayout * layout)
-{
-  guint lines = vbi->count[0] + vbi->count[1];
-
-  /* the caps' rows are 4-byte aligned, the driver's packed: a line of a
-   * number of samples that is not a multiple of 4 needs a video meta or
-   * a repack, as raw video with padded lines does */
-  if (!gst_video_info_set_format (info, GST_VIDEO_FORMAT_GRAY8,
-          vbi->samples_per_line, lines))
-    return FALSE;
-  layout->n_planes = 1;
-  layout->stride[0] = vbi->samples_per_line;
-  layout->offset[0] = 0;
-  layout->sizeimage = layout->payload = (gsize) lines *vbi->samples_per_line;
-  return layout->payload > 0;
 }

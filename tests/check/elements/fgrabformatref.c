@@ -20,7 +20,7 @@
 /* fgrab's pixel formats against references this project did not write.
  *
  * The format table (gst/fgrab/fgrabformat.c), the element's plane layout
- * (fgrabdevice.c plane_layout, fgrabobject.c fgrab_copy_planes) and the
+ * (v4l2/fgrabnodelayout.c plane_layout and fgrab_copy_planes) and the
  * fake device's format_infos[] are all the project's own reading of the
  * V4L2 spec: where that reading is wrong the element and the other tests
  * agree and users get garbage.  So each raw format the element offers is

@@ -89,7 +89,7 @@ start_dd() {
 # SRC_LOG, its frames in SRC_DIR).
 start_src() {
 	SRC_DIR=$(fresh_dir "$1")
-	GST_DEBUG=fgrabdevice:6,fgrabsrc:4 gst_bg "$1" fgrabsrc device=$DEV ! "video/x-raw,format=YUY2,width=$W,height=$H" \
+	GST_DEBUG=fgrabnode:6,fgrabsrc:4 gst_bg "$1" fgrabsrc device=$DEV ! "video/x-raw,format=YUY2,width=$W,height=$H" \
 		! multifilesink sync=false location="$SRC_DIR/%05d.yuv"
 	SRC_PID=$KT_PID SRC_LOG=$KT_LOG
 }

@@ -135,7 +135,7 @@ probe_run() {
 	shift
 	PROBE_LOG=$KT_LOGS/$tag-probe.log
 	set +e
-	GST_DEBUG=fgrabdevice:5 timeout -k 5 60 "$KT_PYTHON" "$PROBE_PY" "$@" >"$PROBE_LOG" 2>"$PROBE_LOG.debug"
+	GST_DEBUG=fgrabnode:5 timeout -k 5 60 "$KT_PYTHON" "$PROBE_PY" "$@" >"$PROBE_LOG" 2>"$PROBE_LOG.debug"
 	PROBE_RC=$?
 	set -e
 	info "probe $* -> exit $PROBE_RC: $(tr '\n' ' ' <"$PROBE_LOG")"

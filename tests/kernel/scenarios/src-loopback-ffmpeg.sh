@@ -65,7 +65,7 @@ info "writer configured $DEV: ${DRV_W}x$DRV_H '$DRV_FOURCC' bytesperline $DRV_BP
 dir=$(fresh_dir loop)
 # the debug log in a file of its own, never mixed into gst-launch's output
 dbg=$KT_LOGS/loop-capture-debug.log
-GST_DEBUG=fgrabsrc:4,fgrabdevice:5 GST_DEBUG_FILE=$dbg \
+GST_DEBUG=fgrabsrc:4,fgrabnode:5 GST_DEBUG_FILE=$dbg \
 	gst loop-capture 40 fgrabsrc name=src device=$DEV num-buffers=$N ! multifilesink location="$dir/frame-%05d.raw"
 expect_eq "gst-launch exit status" "$KT_RC" 0
 [ "$KT_RC" -eq 0 ] || show_log "$KT_LOG"
