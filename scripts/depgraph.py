@@ -15,8 +15,10 @@ may depend on each other in a circle.
   scripts/depgraph.py --objects DIR --layers FILE [--baseline FILE] SRC
 
 Prints every circle and every upward arrow, with the include lines and
-symbols that make it, and every function declared in one unit's header
-but defined in another's file (misplaced).  With --baseline (the known ones, as this script
+symbols that make it, every function declared in one unit's header but
+defined in another's file (misplaced), and every function a unit exports
+that no other unit, test or benchmark (--users) uses (alone: it should
+be static).  With --baseline (the known ones, as this script
 prints them with --print-baseline), only new findings fail (exit 1) and
 findings that have gone are named, so the list can only shrink.
 """
@@ -103,6 +105,28 @@ def misplaced(src, defined):
                     out.append(f"{fn} declared in {name}, defined in "
                                f"{home}.c")
     return sorted(out)
+
+
+def mentioned(folders):
+    """Every word of the C sources under @folders (the tests and benchmarks
+    that compile a unit of the plugin in)."""
+    words = set()
+    for folder in folders:
+        for name in sources(folder):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                words.update(re.findall(r"\w+", f.read()))
+    return words
+
+
+def alone(defined, edges, users):
+    """Functions a unit exports that no other unit (nor a test or benchmark
+    in @users) uses: they should be static."""
+    used = {why.split(" uses ")[1] for reasons in edges.values()
+            for why in reasons if " uses " in why}
+    return sorted(f"{sym} exported by {unit}.c, used by no other file"
+                  for unit, symbols in defined.items() for sym in symbols
+                  if sym.startswith("fgrab_") and sym not in used
+                  and sym not in users)
 
 
 def defined_symbols(objects, units):
@@ -206,6 +230,9 @@ def main():
     p.add_argument("--layers", required=True)
     p.add_argument("--baseline")
     p.add_argument("--print-baseline", action="store_true")
+    p.add_argument("--users", action="append", default=[],
+                   help="a folder of tests or benchmarks that may use the "
+                   "plugin's exported functions (repeatable)")
     p.add_argument("src")
     args = p.parse_args()
 
@@ -215,8 +242,11 @@ def main():
     floor_of, floor_names = read_layers(args.layers)
     unplaced = sorted(u for u in units if u not in floor_of)
     found = findings(units, edges, floor_of, floor_names)
-    for line in misplaced(args.src, defined_symbols(args.objects, units)):
+    defined = defined_symbols(args.objects, units)
+    for line in misplaced(args.src, defined):
         found["misplaced: " + line] = []
+    for line in alone(defined, edges, mentioned(args.users)):
+        found["alone: " + line] = []
 
     if args.print_baseline:
         print("\n".join(sorted(found)))
@@ -236,9 +266,12 @@ def main():
     new = sorted(set(found) - known)
     n_circles = sum(k.startswith("circle") for k in found)
     n_up = sum(k.startswith("up:") for k in found)
+    n_alone = sum(k.startswith("alone:") for k in found)
     print(f"{len(units)} units, {len(edges)} arrows, {n_circles} circles, "
-          f"{n_up} upward arrows, {len(found) - n_circles - n_up} misplaced "
-          f"functions; {len(new)} new, {len(gone)} gone")
+          f"{n_up} upward arrows, "
+          f"{len(found) - n_circles - n_up - n_alone} misplaced functions, "
+          f"{n_alone} exports no other file uses; {len(new)} new, "
+          f"{len(gone)} gone")
     for u in unplaced:
         print(f"unit {u} is on no floor of {args.layers}")
     return 1 if new or gone or unplaced else 0

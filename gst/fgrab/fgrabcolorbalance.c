@@ -25,8 +25,15 @@
 
 #include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
-#include "v4l2/fgrabnodecontrols.h"
 #include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodecontrols.h"
+
+/* FgrabObject's colour balance: the channels of the open node, built
+ * when first asked, under the object lock. */
+struct _FgrabBalanceChannels
+{
+  GList *channels;
+};
 
 /* The user-class controls that adjust the picture, in the order the
  * channels are listed. */
@@ -91,11 +98,11 @@ fgrab_color_balance_list_channels (GstColorBalance * balance)
   GST_OBJECT_LOCK (obj->element);
   /* the first list built while open stays until the node closes: the
    * caller does not own it */
-  if (obj->balance_channels == NULL) {
-    obj->balance_channels = channels;
+  if (obj->balance->channels == NULL) {
+    obj->balance->channels = channels;
     channels = NULL;
   }
-  result = obj->balance_channels;
+  result = obj->balance->channels;
   GST_OBJECT_UNLOCK (obj->element);
 
   g_list_free_full (channels, g_object_unref);
@@ -150,8 +157,21 @@ fgrab_color_balance_clear (FgrabObject * obj)
   GList *channels;
 
   GST_OBJECT_LOCK (obj->element);
-  channels = obj->balance_channels;
-  obj->balance_channels = NULL;
+  channels = obj->balance->channels;
+  obj->balance->channels = NULL;
   GST_OBJECT_UNLOCK (obj->element);
   g_list_free_full (channels, g_object_unref);
+}
+
+void
+fgrab_color_balance_init (FgrabObject * obj)
+{
+  obj->balance = g_new0 (FgrabBalanceChannels, 1);
+}
+
+void
+fgrab_color_balance_finalize (FgrabObject * obj)
+{
+  fgrab_color_balance_clear (obj);
+  g_clear_pointer (&obj->balance, g_free);
 }

@@ -33,6 +33,9 @@ G_BEGIN_DECLS
 void fgrab_color_balance_interface_init (GstColorBalanceInterface * iface);
 /* READY->NULL: the channels belong to the node that closes. */
 void fgrab_color_balance_clear (FgrabObject * obj);
+/* The element's init and finalize: obj->balance. */
+void fgrab_color_balance_init (FgrabObject * obj);
+void fgrab_color_balance_finalize (FgrabObject * obj);
 
 G_END_DECLS
 #endif /* __FGRAB_COLOR_BALANCE_H__ */

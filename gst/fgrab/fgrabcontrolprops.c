@@ -29,8 +29,22 @@
 #include <string.h>
 
 #include "fgrabcontrolprops.h"
-#include "v4l2/fgrabnodecontrols.h"
 #include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodecontrols.h"
+
+/* FgrabObject's controls: the settings, under the object lock. */
+struct _FgrabControlSettings
+{
+  /* extra-controls as set, NULL for none */
+  GstStructure *extra_controls;
+  /* an output node's controls were set after its format: the ones set
+   * from now on go to the node at once (until unconfigured) */
+  gboolean output_due;
+  /* the colour balance properties (FGRAB_PROP_BRIGHTNESS on) set, bit i
+   * for balance[i] */
+  gint balance[4];
+  guint balance_set;
+};
 
 /**
  * GstFgrabSrc:extra-controls:
@@ -94,7 +108,7 @@ static const struct
 G_STATIC_ASSERT (G_N_ELEMENTS (balance_props) ==
     FGRAB_PROP_HUE + 1 - FGRAB_PROP_BRIGHTNESS);
 G_STATIC_ASSERT (G_N_ELEMENTS (balance_props) ==
-    G_N_ELEMENTS (((FgrabObject *) NULL)->balance));
+    G_N_ELEMENTS (((FgrabControlSettings *) NULL)->balance));
 
 void
 fgrab_control_props_install (GObjectClass * gobject_class, gboolean is_output)
@@ -150,8 +164,8 @@ fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
 
   if (i >= 0) {
     GST_OBJECT_LOCK (obj->element);
-    obj->balance[i] = value;
-    obj->balance_set |= 1 << i;
+    obj->controls->balance[i] = value;
+    obj->controls->balance_set |= 1 << i;
     GST_OBJECT_UNLOCK (obj->element);
   }
   node = fgrab_object_ref_node (obj);
@@ -169,7 +183,7 @@ fgrab_control_props_get_control (FgrabObject * obj, guint32 id)
 
   if (node == NULL || !fgrab_node_get_control (node, id, &value)) {
     GST_OBJECT_LOCK (obj->element);
-    value = i >= 0 ? obj->balance[i] : 0;
+    value = i >= 0 ? obj->controls->balance[i] : 0;
     GST_OBJECT_UNLOCK (obj->element);
   }
   fgrab_node_unref (node);
@@ -178,6 +192,15 @@ fgrab_control_props_get_control (FgrabObject * obj, guint32 id)
 
 /* The colour balance settings, then extra-controls: a control named in
  * both ends with the value extra-controls gives. */
+/* extra-controls as set, a copy; under the object lock */
+static GstStructure *
+copy_extra_controls (FgrabObject * obj)
+{
+  const GstStructure *s = obj->controls->extra_controls;
+
+  return s ? gst_structure_copy (s) : NULL;
+}
+
 void
 fgrab_control_props_apply (FgrabObject * obj, FgrabNode * node)
 {
@@ -186,10 +209,9 @@ fgrab_control_props_apply (FgrabObject * obj, FgrabNode * node)
   guint i, set;
 
   GST_OBJECT_LOCK (obj->element);
-  settings = obj->extra_controls ? gst_structure_copy (obj->extra_controls) :
-      NULL;
-  set = obj->balance_set;
-  memcpy (balance, obj->balance, sizeof (balance));
+  settings = copy_extra_controls (obj);
+  set = obj->controls->balance_set;
+  memcpy (balance, obj->controls->balance, sizeof (balance));
   GST_OBJECT_UNLOCK (obj->element);
 
   for (i = 0; i < G_N_ELEMENTS (balance_props); i++)
@@ -211,11 +233,11 @@ set_extra_controls (FgrabObject * obj, const GValue * value)
   gboolean now;
 
   GST_OBJECT_LOCK (obj->element);
-  g_clear_pointer (&obj->extra_controls, gst_structure_free);
-  obj->extra_controls = s ? gst_structure_copy (s) : NULL;
+  g_clear_pointer (&obj->controls->extra_controls, gst_structure_free);
+  obj->controls->extra_controls = s ? gst_structure_copy (s) : NULL;
   /* an output node's wait for its format, even while it is open
-   * (fgrab_object_apply_output_controls) */
-  now = !obj->output || obj->output_controls_due;
+   * (fgrab_control_props_apply_output) */
+  now = !obj->output || obj->controls->output_due;
   GST_OBJECT_UNLOCK (obj->element);
 
   /* while open, at once: a bitrate or a picture setting changes live */
@@ -233,8 +255,7 @@ get_extra_controls (FgrabObject * obj, GValue * value)
   FgrabNode *node = fgrab_object_ref_node (obj);
 
   GST_OBJECT_LOCK (obj->element);
-  settings = obj->extra_controls ? gst_structure_copy (obj->extra_controls) :
-      NULL;
+  settings = copy_extra_controls (obj);
   GST_OBJECT_UNLOCK (obj->element);
 
   if (settings && node)
@@ -272,8 +293,44 @@ fgrab_control_props_get (FgrabObject * obj, guint prop_id, GValue * value)
             balance_props[i].id));
 }
 
+gboolean
+fgrab_control_props_owns (guint prop_id)
+{
+  return prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id <= FGRAB_PROP_HUE;
+}
+
+void
+fgrab_control_props_init (FgrabObject * obj)
+{
+  obj->controls = g_new0 (FgrabControlSettings, 1);
+}
+
 void
 fgrab_control_props_finalize (FgrabObject * obj)
 {
-  g_clear_pointer (&obj->extra_controls, gst_structure_free);
+  g_clear_pointer (&obj->controls->extra_controls, gst_structure_free);
+  g_clear_pointer (&obj->controls, g_free);
+}
+
+void
+fgrab_control_props_apply_output (FgrabObject * obj)
+{
+  FgrabNode *node;
+
+  g_return_if_fail (obj->output);
+  GST_OBJECT_LOCK (obj->element);
+  obj->controls->output_due = TRUE;
+  GST_OBJECT_UNLOCK (obj->element);
+  node = fgrab_object_ref_node (obj);
+  if (node)
+    fgrab_control_props_apply (obj, node);
+  fgrab_node_unref (node);
+}
+
+void
+fgrab_control_props_unconfigure (FgrabObject * obj)
+{
+  GST_OBJECT_LOCK (obj->element);
+  obj->controls->output_due = FALSE;
+  GST_OBJECT_UNLOCK (obj->element);
 }

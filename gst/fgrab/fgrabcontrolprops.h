@@ -29,8 +29,13 @@
 
 G_BEGIN_DECLS
 
+/* class_init: extra-controls, and on a capture element the colour
+ * balance properties. */
 void fgrab_control_props_install (GObjectClass * gobject_class,
     gboolean is_output);
+/* TRUE for the ids of the properties this file installs, for the
+ * element's set_property / get_property. */
+gboolean fgrab_control_props_owns (guint prop_id);
 /* set_property: keeps the setting and, while the node is open, sets the
  * controls at once. */
 void fgrab_control_props_set (FgrabObject * obj, guint prop_id,
@@ -46,6 +51,12 @@ void fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
 gint fgrab_control_props_get_control (FgrabObject * obj, guint32 id);
 /* At open, after the input and norm and before the caps are probed. */
 void fgrab_control_props_apply (FgrabObject * obj, FgrabNode * node);
+/* An output node's controls, once its format is set (and from then on
+ * each change at once); unconfigure: its format is to be set again. */
+void fgrab_control_props_apply_output (FgrabObject * obj);
+void fgrab_control_props_unconfigure (FgrabObject * obj);
+/* The element's init and finalize: obj->controls. */
+void fgrab_control_props_init (FgrabObject * obj);
 void fgrab_control_props_finalize (FgrabObject * obj);
 
 G_END_DECLS

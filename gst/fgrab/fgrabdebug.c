@@ -25,5 +25,7 @@
 
 #include "fgrabdebug.h"
 
+#include "fgrabdebug.h"
+
 GST_DEBUG_CATEGORY (gst_fgrab_src_debug);
 GST_DEBUG_CATEGORY (gst_fgrab_sink_debug);

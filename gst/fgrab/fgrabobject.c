@@ -25,11 +25,11 @@
 
 #include <gst/base/gstbasesink.h>
 
+#include "fgrabobject.h"
 #include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
-#include "fgrabobject.h"
-#include "fgrabtuning.h"
 #include "fgrabenums.h"
+#include "fgrabtuning.h"
 #include "v4l2/fgrabnode.h"
 #include "v4l2/fgrabnodeio.h"
 #include "v4l2/fgrabnodeparams.h"
@@ -111,7 +111,9 @@ fgrab_object_init (FgrabObject * obj, GstElement * element,
   obj->device_path = g_strdup (default_device);
   obj->route = -1;
   obj->actual_route = -1;
-  obj->audio_mode = GST_FGRAB_AUDIO_MODE_KEEP;
+  fgrab_control_props_init (obj);
+  fgrab_tuning_init (obj);
+  fgrab_color_balance_init (obj);
 }
 
 void
@@ -121,7 +123,8 @@ fgrab_object_finalize (FgrabObject * obj)
   g_free (obj->device_path);
   gst_clear_caps (&obj->configured_caps);
   fgrab_control_props_finalize (obj);
-  fgrab_color_balance_clear (obj);
+  fgrab_tuning_finalize (obj);
+  fgrab_color_balance_finalize (obj);
 }
 
 /**
@@ -191,8 +194,6 @@ fgrab_object_class_init (GObjectClass * gobject_class, gboolean is_output,
 
   gst_element_class_set_static_metadata (element_class, dir->longname,
       dir->klass, dir->description, "The fgrab authors");
-  gobject_class->set_property = fgrab_object_set_property;
-  gobject_class->get_property = fgrab_object_get_property;
   install_properties (gobject_class, is_output, default_device);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new (is_output ? "sink" : "src",
@@ -236,31 +237,15 @@ install_properties (GObjectClass * gobject_class, gboolean is_output,
       g_param_spec_enum ("norm", "Norm", dir->norm_blurb, GST_TYPE_FGRAB_NORM,
           0, ready));
 
-  fgrab_control_props_install (gobject_class, is_output);
-  fgrab_tuning_install (gobject_class, is_output);
-
   gst_type_mark_as_plugin_api (is_output ? GST_TYPE_FGRAB_OUTPUT_MODE :
       GST_TYPE_FGRAB_CAPTURE_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_NORM, 0);
 }
 
 void
-fgrab_object_set_property (GObject * object, guint prop_id,
+fgrab_object_set_property (FgrabObject * obj, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
-
-  /* sets the controls while open: outside the object lock */
-  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_FREQUENCY) {
-    fgrab_control_props_set (obj, prop_id, value);
-    return;
-  }
-  /* tunes while open: outside the object lock too */
-  if (prop_id >= FGRAB_PROP_FREQUENCY && prop_id < FGRAB_PROP_LAST) {
-    fgrab_tuning_set (obj, prop_id, value);
-    return;
-  }
-
   GST_OBJECT_LOCK (obj->element);
   switch (prop_id) {
     case FGRAB_PROP_DEVICE:
@@ -294,27 +279,17 @@ fgrab_object_set_property (GObject * object, guint prop_id,
       obj->selection_pending = obj->node != NULL;
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (obj->element, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (obj->element);
 }
 
 void
-fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
+fgrab_object_get_property (FgrabObject * obj, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  FgrabObject *obj = fgrab_object_get (GST_ELEMENT (object));
   gboolean driver;
-
-  if (prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id < FGRAB_PROP_FREQUENCY) {
-    fgrab_control_props_get (obj, prop_id, value);
-    return;
-  }
-  if (prop_id >= FGRAB_PROP_FREQUENCY && prop_id < FGRAB_PROP_LAST) {
-    fgrab_tuning_get (obj, prop_id, value);
-    return;
-  }
 
   GST_OBJECT_LOCK (obj->element);
   /* the driver's values while open, unless a new one waits to be set */
@@ -347,7 +322,7 @@ fgrab_object_get_property (GObject * object, guint prop_id, GValue * value,
           obj->actual_norm : obj->norm);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (obj->element, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (obj->element);
@@ -402,7 +377,7 @@ replace_device (FgrabObject * obj, FgrabNode * node)
  * that may have lost it: the route and standard first (they decide the
  * formats), then the controls (the stream type decides the caps) and the
  * tuner of the route chosen.  An output node's controls wait for its
- * format (fgrab_object_apply_output_controls): v4l2loopback 0.15's
+ * format (fgrab_control_props_apply_output): v4l2loopback 0.15's
  * keep_format set before S_FMT pins the node to its default format. */
 static gboolean
 apply_settings (FgrabObject * obj, FgrabNode * node)
@@ -412,17 +387,6 @@ apply_settings (FgrabObject * obj, FgrabNode * node)
   if (!obj->output)
     fgrab_control_props_apply (obj, node);
   return fgrab_tuning_apply (obj, node);
-}
-
-void
-fgrab_object_apply_output_controls (FgrabObject * obj)
-{
-  g_return_if_fail (obj->output);
-  GST_OBJECT_LOCK (obj->element);
-  obj->output_controls_due = TRUE;
-  GST_OBJECT_UNLOCK (obj->element);
-  if (obj->node)
-    fgrab_control_props_apply (obj, obj->node);
 }
 
 /* NULL->READY: opens the node and selects the route and norm; READY->NULL
@@ -545,8 +509,9 @@ fgrab_object_unconfigure (FgrabObject * obj)
   obj->format = NULL;
   GST_OBJECT_LOCK (obj->element);
   obj->configured = FALSE;
-  obj->output_controls_due = FALSE;
   GST_OBJECT_UNLOCK (obj->element);
+  if (obj->output)
+    fgrab_control_props_unconfigure (obj);
 }
 
 /* Output nodes: what TRY_FMT answers as colorimetry is the driver's

@@ -41,21 +41,20 @@ void fgrab_object_init (FgrabObject * obj, GstElement * element,
     gboolean output, const gchar * default_device);
 void fgrab_object_finalize (FgrabObject * obj);
 
-/* class_init of both elements: the properties both have, named for the
- * direction (readbuffers or writebuffers, capturemode or outputmode,
- * input or output), their set_property and get_property, and the pad
- * template of every format in the table. */
+/* class_init of both elements: the properties of this file, named for
+ * the direction (readbuffers or writebuffers, capturemode or outputmode,
+ * input or output), and the pad template of every format in the table.
+ * The element installs the property rooms' own (fgrabcontrolprops.h,
+ * fgrabtuning.h) and its set_property / get_property, which sends each
+ * property to the file that owns it. */
 void fgrab_object_class_init (GObjectClass * gobject_class,
     gboolean is_output, const gchar * default_device);
-/* GObject set_property / get_property for FGRAB_PROP_*: an element with
- * properties of its own handles those and passes on the rest. */
-void fgrab_object_set_property (GObject * object, guint prop_id,
+/* set_property / get_property of this file's properties
+ * (FGRAB_PROP_DEVICE to FGRAB_PROP_NORM). */
+void fgrab_object_set_property (FgrabObject * obj, guint prop_id,
     const GValue * value, GParamSpec * pspec);
-void fgrab_object_get_property (GObject * object, guint prop_id,
+void fgrab_object_get_property (FgrabObject * obj, guint prop_id,
     GValue * value, GParamSpec * pspec);
-
-/* The controls of an output node, once its format is set. */
-void fgrab_object_apply_output_controls (FgrabObject * obj);
 /* change_state of both elements: fgrab_object_open at NULL->READY, then
  * @parent_class's, fgrab_object_close at READY->NULL. */
 GstStateChangeReturn fgrab_object_change_state (FgrabObject * obj,

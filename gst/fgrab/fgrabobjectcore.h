@@ -22,8 +22,8 @@
 
 #include <gst/gst.h>
 
-#include "v4l2/fgrabnode.h"
 #include "fgrabenums.h"
+#include "v4l2/fgrabnode.h"
 #include "v4l2/fgrabnodeparams.h"
 
 /* The core of the element layer, which the property rooms
@@ -67,6 +67,10 @@ enum
   FGRAB_PROP_LAST
 };
 
+typedef struct _FgrabControlSettings FgrabControlSettings;
+typedef struct _FgrabTuningSettings FgrabTuningSettings;
+typedef struct _FgrabBalanceChannels FgrabBalanceChannels;
+
 typedef struct
 {
   GstElement *element;
@@ -90,24 +94,17 @@ typedef struct
   FgrabStreamParams actual;
   /* S_PARM was refused since the open, and the user told */
   gboolean params_warned;
-  /* extra-controls as set, NULL for none, and the colour balance
-   * properties (FGRAB_PROP_BRIGHTNESS on) set, bit i for balance[i]
-   * (fgrabcontrolprops.c) */
-  GstStructure *extra_controls;
-  /* an output node's controls were set after its format: the ones set
-   * from now on go to the node at once (until unconfigured) */
-  gboolean output_controls_due;
-  gint balance[4];
-  guint balance_set;
-  /* GstColorBalanceChannel of the open node, built when first asked
-   * (fgrabcolorbalance.c) */
-  GList *balance_channels;
-  /* frequency in Hz (0: keep the driver's) and audio-mode (a
-   * GstFgrabAudioMode, -1: keep), fgrabtuning.c */
-  guint64 frequency;
-  gint audio_mode;
+  /* The state of the property rooms that stand on this core, each
+   * defined in the room's own file and touched by no other file:
+   * fgrabcontrolprops.c's extra-controls and colour balance settings,
+   * fgrabtuning.c's frequency and audio mode, fgrabcolorbalance.c's
+   * channels. */
+  FgrabControlSettings *controls;
+  FgrabTuningSettings *tuning;
+  FgrabBalanceChannels *balance;
 
-  /* The device, NULL in NULL: set and cleared under the object lock. */
+  /* The node, NULL in the NULL state: set and cleared under the object
+   * lock. */
   FgrabNode *node;
   /* Stream state (state changes and the streaming thread): read() or
    * write() I/O ran since the node was opened, so a new format needs it

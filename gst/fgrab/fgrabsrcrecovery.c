@@ -24,9 +24,9 @@
 #include "config.h"
 #endif
 
-#include "v4l2/fgrabnode.h"
-#include "fgrabobject.h"
 #include "fgrabsrcrecovery.h"
+#include "fgrabobject.h"
+#include "v4l2/fgrabnode.h"
 
 #include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug

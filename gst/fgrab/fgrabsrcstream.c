@@ -25,12 +25,12 @@
 
 #include <string.h>
 
-#include "v4l2/fgrabnodeencoder.h"
 #include "fgrabsrcstream.h"
+#include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodeencoder.h"
+#include "v4l2/fgrabnodeprobe.h"
 
 #include "fgrabdebug.h"
-#include "v4l2/fgrabnode.h"
-#include "v4l2/fgrabnodeprobe.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 /* How long a drain may take before the EOS goes out anyway: a GOP lasts

@@ -25,10 +25,19 @@
 #include "config.h"
 #endif
 
-#include "v4l2/fgrabnodetuner.h"
 #include "fgrabtuning.h"
 #include "fgrabenums.h"
 #include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodetuner.h"
+
+/* FgrabObject's tuning: the settings, under the object lock. */
+struct _FgrabTuningSettings
+{
+  /* frequency in Hz (0: keep the driver's) and audio-mode (a
+   * GstFgrabAudioMode, GST_FGRAB_AUDIO_MODE_KEEP: keep) */
+  guint64 frequency;
+  gint audio_mode;
+};
 
 /**
  * GstFgrabSrc:frequency:
@@ -125,8 +134,8 @@ fgrab_tuning_apply (FgrabObject * obj, FgrabNode * node)
   gint audio_mode;
 
   GST_OBJECT_LOCK (obj->element);
-  frequency = obj->frequency;
-  audio_mode = obj->audio_mode;
+  frequency = obj->tuning->frequency;
+  audio_mode = obj->tuning->audio_mode;
   GST_OBJECT_UNLOCK (obj->element);
 
   tune (node, frequency, audio_mode, &frequency_error, &audio_mode_error);
@@ -150,9 +159,9 @@ fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value)
 
   GST_OBJECT_LOCK (obj->element);
   if (prop_id == FGRAB_PROP_FREQUENCY)
-    obj->frequency = frequency = g_value_get_uint64 (value);
+    obj->tuning->frequency = frequency = g_value_get_uint64 (value);
   else
-    obj->audio_mode = audio_mode = g_value_get_enum (value);
+    obj->tuning->audio_mode = audio_mode = g_value_get_enum (value);
   /* a new input waits for the next start, which tunes its tuner */
   pending = obj->selection_pending;
   GST_OBJECT_UNLOCK (obj->element);
@@ -175,8 +184,8 @@ fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
 
   /* the settings, for what the driver does not say */
   GST_OBJECT_LOCK (obj->element);
-  frequency = obj->frequency;
-  audio_mode = obj->audio_mode;
+  frequency = obj->tuning->frequency;
+  audio_mode = obj->tuning->audio_mode;
   GST_OBJECT_UNLOCK (obj->element);
 
   switch (prop_id) {
@@ -202,4 +211,23 @@ fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
       break;
   }
   fgrab_node_unref (node);
+}
+
+gboolean
+fgrab_tuning_owns (guint prop_id)
+{
+  return prop_id >= FGRAB_PROP_FREQUENCY && prop_id <= FGRAB_PROP_SIGNAL;
+}
+
+void
+fgrab_tuning_init (FgrabObject * obj)
+{
+  obj->tuning = g_new0 (FgrabTuningSettings, 1);
+  obj->tuning->audio_mode = GST_FGRAB_AUDIO_MODE_KEEP;
+}
+
+void
+fgrab_tuning_finalize (FgrabObject * obj)
+{
+  g_clear_pointer (&obj->tuning, g_free);
 }

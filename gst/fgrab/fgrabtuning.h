@@ -31,6 +31,9 @@ G_BEGIN_DECLS
 
 /* class_init: the properties on a capture element only. */
 void fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output);
+/* TRUE for the ids of the properties this file installs, for the
+ * element's set_property / get_property. */
+gboolean fgrab_tuning_owns (guint prop_id);
 /* set_property: keeps the setting and, while the node is open, tunes at
  * once (what cannot be done is a warning). */
 void fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value);
@@ -41,6 +44,9 @@ void fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value);
  * A frequency that cannot be set is an error (FALSE, posted), an audio
  * mode that cannot be a warning. */
 gboolean fgrab_tuning_apply (FgrabObject * obj, FgrabNode * node);
+/* The element's init and finalize: obj->tuning. */
+void fgrab_tuning_init (FgrabObject * obj);
+void fgrab_tuning_finalize (FgrabObject * obj);
 
 G_END_DECLS
 #endif /* __FGRAB_TUNING_H__ */

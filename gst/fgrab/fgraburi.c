@@ -32,8 +32,8 @@
 
 #include <gst/base/gstbasesink.h>
 
-#include "fgrabobject.h"
 #include "fgraburi.h"
+#include "fgrabobject.h"
 
 static const gchar *const *
 fgrab_uri_get_protocols (void)

@@ -23,8 +23,8 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include "fgrabobject.h"
 #include "fgrabenums.h"
+#include "fgrabobject.h"
 #include "v4l2/fgrabnodelayout.h"
 
 /* fgrabsink's write path: a frame to the driver whole, in its layout, in

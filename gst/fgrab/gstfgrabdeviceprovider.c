@@ -53,11 +53,11 @@
 
 #include <glib-unix.h>
 
-#include "v4l2/fgrabnodecontrols.h"
-#include "v4l2/fgrabnode.h"
 #include "gstfgrabdeviceprovider.h"
 #include "gstfgrabsink.h"
 #include "gstfgrabsrc.h"
+#include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodecontrols.h"
 #include "v4l2/fgrabnodeprobe.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_fgrab_device_provider_debug);

@@ -67,18 +67,19 @@
 
 #include <gst/video/video.h>
 
-#include "v4l2/fgrabnode.h"
+#include "gstfgrabsink.h"
+#include "fgrabenums.h"
+#include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
 #include "fgraburi.h"
 #include "fgrabwriter.h"
-#include "gstfgrabsink.h"
-
-#include "fgrabdebug.h"
-#include "fgrabenums.h"
+#include "v4l2/fgrabnode.h"
 #include "v4l2/fgrabnodeio.h"
 #include "v4l2/fgrabnodelayout.h"
 #include "v4l2/fgrabnodeparams.h"
 #include "v4l2/fgrabnodeprobe.h"
+
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_sink_debug
 
 #define DEFAULT_DEVICE "/dev/video1"
@@ -143,8 +144,12 @@ gst_fgrab_sink_set_property (GObject * object, guint prop_id,
 {
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
+  if (fgrab_control_props_owns (prop_id)) {
+    fgrab_control_props_set (&self->obj, prop_id, value);
+    return;
+  }
   if (prop_id != PROP_WRITE_SIZE) {
-    fgrab_object_set_property (object, prop_id, value, pspec);
+    fgrab_object_set_property (&self->obj, prop_id, value, pspec);
     return;
   }
   GST_OBJECT_LOCK (self);
@@ -159,8 +164,12 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
 {
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
+  if (fgrab_control_props_owns (prop_id)) {
+    fgrab_control_props_get (&self->obj, prop_id, value);
+    return;
+  }
   if (prop_id != PROP_WRITE_SIZE) {
-    fgrab_object_get_property (object, prop_id, value, pspec);
+    fgrab_object_get_property (&self->obj, prop_id, value, pspec);
     return;
   }
   GST_OBJECT_LOCK (self);
@@ -313,7 +322,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
     goto failed;
   }
   fgrab_node_claim_loopback_output (node);
-  fgrab_object_apply_output_controls (&self->obj);
+  fgrab_control_props_apply_output (&self->obj);
 
   s = gst_caps_get_structure (caps, 0);
   if (!gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d))
@@ -557,10 +566,11 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   GstVideoSinkClass *videosink_class = GST_VIDEO_SINK_CLASS (klass);
 
   gobject_class->finalize = gst_fgrab_sink_finalize;
-  fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
-  /* write-size is the sink's own; the rest goes to fgrab_object_* */
+  /* before any property: it sends each to the file that owns it */
   gobject_class->set_property = gst_fgrab_sink_set_property;
   gobject_class->get_property = gst_fgrab_sink_get_property;
+  fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
+  fgrab_control_props_install (gobject_class, TRUE);
 
   /**
    * GstFgrabSink:write-size:

@@ -67,23 +67,25 @@
 
 #include <gst/video/video.h>
 
+#include "gstfgrabsrc.h"
 #include "fgrabcolorbalance.h"
-#include "v4l2/fgrabnode.h"
+#include "fgrabcontrolprops.h"
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgrabsrcalloc.h"
 #include "fgrabsrcrecovery.h"
 #include "fgrabsrcstream.h"
-#include "fgraburi.h"
 #include "fgrabsrcvbi.h"
-#include "gstfgrabsrc.h"
-
-#include "fgrabdebug.h"
+#include "fgrabtuning.h"
+#include "fgraburi.h"
+#include "v4l2/fgrabnode.h"
 #include "v4l2/fgrabnodeio.h"
 #include "v4l2/fgrabnodelayout.h"
 #include "v4l2/fgrabnodeparams.h"
 #include "v4l2/fgrabnodeprobe.h"
 #include "v4l2/fgrabnodevbi.h"
+
+#include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 #define DEFAULT_DEVICE "/dev/video0"
@@ -144,10 +146,16 @@ gst_fgrab_src_set_property (GObject * object, guint prop_id,
 {
   GstFgrabSrc *self = GST_FGRAB_SRC (object);
 
+  /* the controls and the tuner are set at once while open, outside the
+   * object lock */
   if (prop_id == PROP_TIMEOUT)
     fgrab_src_recovery_set_property (&self->recovery, value);
+  else if (fgrab_control_props_owns (prop_id))
+    fgrab_control_props_set (&self->obj, prop_id, value);
+  else if (fgrab_tuning_owns (prop_id))
+    fgrab_tuning_set (&self->obj, prop_id, value);
   else
-    fgrab_object_set_property (object, prop_id, value, pspec);
+    fgrab_object_set_property (&self->obj, prop_id, value, pspec);
 }
 
 static void
@@ -158,8 +166,12 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id, GValue * value,
 
   if (prop_id == PROP_TIMEOUT)
     fgrab_src_recovery_get_property (&self->recovery, value);
+  else if (fgrab_control_props_owns (prop_id))
+    fgrab_control_props_get (&self->obj, prop_id, value);
+  else if (fgrab_tuning_owns (prop_id))
+    fgrab_tuning_get (&self->obj, prop_id, value);
   else
-    fgrab_object_get_property (object, prop_id, value, pspec);
+    fgrab_object_get_property (&self->obj, prop_id, value, pspec);
 }
 
 /* TRUE when @s leaves the rate entirely open: the driver did not enumerate
@@ -859,9 +871,12 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->finalize = gst_fgrab_src_finalize;
-  fgrab_object_class_init (G_OBJECT_CLASS (klass), FALSE, DEFAULT_DEVICE);
+  /* before any property: it sends each to the file that owns it */
   G_OBJECT_CLASS (klass)->set_property = gst_fgrab_src_set_property;
   G_OBJECT_CLASS (klass)->get_property = gst_fgrab_src_get_property;
+  fgrab_object_class_init (G_OBJECT_CLASS (klass), FALSE, DEFAULT_DEVICE);
+  fgrab_control_props_install (G_OBJECT_CLASS (klass), FALSE);
+  fgrab_tuning_install (G_OBJECT_CLASS (klass), FALSE);
 
   fgrab_src_recovery_install_property (G_OBJECT_CLASS (klass), PROP_TIMEOUT);
   fgrab_object_install_src_vfuncs (basesrc_class);

@@ -23,9 +23,9 @@
 
 #include <gst/gst.h>
 
-#include "gstfgrabsrc.h"
-#include "gstfgrabsink.h"
 #include "gstfgrabdeviceprovider.h"
+#include "gstfgrabsink.h"
+#include "gstfgrabsrc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)

@@ -151,6 +151,12 @@ fgrab_node_get_format_or_zero (FgrabNode * node, struct v4l2_format *fmt)
   }
 }
 
+static gboolean
+is_sliced_vbi (FgrabNode * node)
+{
+  return node->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
+}
+
 /* Read once however many inputs and standards were selected since the
  * open. */
 void
@@ -161,7 +167,7 @@ fgrab_node_ensure_format (FgrabNode * node)
   if (node->format_known || node->fd < 0)
     return;
   fgrab_node_get_format_or_zero (node, &node->format);
-  if (fgrab_node_is_sliced_vbi (node))
+  if (is_sliced_vbi (node))
     node->fgrab_format = fgrab_format_sliced_vbi ();
   else if (fgrab_node_is_vbi (node))
     node->fgrab_format = fgrab_format_raw_vbi ();
@@ -206,11 +212,6 @@ fgrab_node_read_standard (FgrabNode * node)
   return std;
 }
 
-gboolean
-fgrab_node_is_sliced_vbi (FgrabNode * node)
-{
-  return node->type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
-}
 
 gboolean
 fgrab_node_is_vbi (FgrabNode * node)

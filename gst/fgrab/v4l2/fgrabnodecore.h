@@ -165,10 +165,8 @@ gint fgrab_node_ioctl (FgrabNode * node, unsigned long request, void *arg);
 
 /* TRUE when the open node is v4l2loopback's (its driver name). */
 gboolean fgrab_node_is_loopback (FgrabNode * node);
-/* TRUE when the node's buffer type is sliced VBI capture; TRUE when it
- * is VBI capture, sliced or raw (a node with both follows the caps last
- * set). */
-gboolean fgrab_node_is_sliced_vbi (FgrabNode * node);
+/* TRUE when the node's buffer type is VBI capture, sliced or raw (a node
+ * with both follows the caps last set). */
 gboolean fgrab_node_is_vbi (FgrabNode * node);
 
 /* Forgets the format, enumerated formats and probed caps: after an
