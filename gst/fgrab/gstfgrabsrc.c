@@ -73,6 +73,7 @@
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgrabsrcalloc.h"
+#include "fgrabsrcrate.h"
 #include "fgrabsrcrecovery.h"
 #include "fgrabsrcstream.h"
 #include "fgrabsrcvbi.h"
@@ -106,8 +107,7 @@ struct _GstFgrabSrc
   /* Stream state: state changes and the streaming thread. */
   GstVideoInfo info;
   FgrabFrameLayout layout;
-  gint fps_n, fps_d;
-  GstClockTime period;
+  FgrabSrcRate rate;
   /* how frames reach buffers (decide_allocation) */
   FgrabSrcAlloc alloc;
 
@@ -251,91 +251,8 @@ gst_fgrab_src_fixate (GstBaseSrc * bsrc, GstCaps * caps)
 static void
 clear_configuration (GstFgrabSrc * self)
 {
-  self->period = GST_CLOCK_TIME_NONE;
-  self->fps_n = 0;
-  self->fps_d = 1;
+  fgrab_src_rate_clear (&self->rate);
   fgrab_object_unconfigure (&self->obj);
-}
-
-/* The frame period from timeperframe, NONE when the driver gives none or
- * a rate above a frame a nanosecond (which would divide by zero in the
- * gap detection). */
-static void
-set_rate (GstFgrabSrc * self, const FgrabStreamParams * params)
-{
-  self->fps_n = 0;
-  self->fps_d = 1;
-  self->period = GST_CLOCK_TIME_NONE;
-  if (params->period_n > 0 && params->period_d > 0 &&
-      params->period_d <= G_MAXINT && params->period_n <= G_MAXINT) {
-    gint gcd = gst_util_greatest_common_divisor (params->period_d,
-        params->period_n);
-
-    self->fps_n = params->period_d / gcd;
-    self->fps_d = params->period_n / gcd;
-    self->period = gst_util_uint64_scale_int (GST_SECOND, self->fps_d,
-        self->fps_n);
-    if (self->period == 0)
-      self->period = GST_CLOCK_TIME_NONE;
-  }
-}
-
-/* S_PARM with the rate asked (@req_n 0: none), and the rate the driver
- * really runs at, with a warning when it is not the one asked. */
-static void
-configure_rate (GstFgrabSrc * self, gint req_n, gint req_d)
-{
-  FgrabStreamParams params;
-
-  if (!fgrab_object_set_params (&self->obj, req_n, req_d, &params) &&
-      params.period_n == 0 && req_n > 0) {
-    /* neither S_PARM nor G_PARM says: the driver is taken at its word */
-    params.period_n = req_d;
-    params.period_d = req_n;
-  }
-  set_rate (self, &params);
-
-  if (req_n > 0 && gst_util_fraction_compare (self->fps_n, self->fps_d,
-          req_n, req_d) != 0)
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("The driver of '%s' set the frame rate to %d/%d instead of the "
-            "requested %d/%d.", self->obj.node->path, self->fps_n,
-            self->fps_d, req_n, req_d), (NULL));
-  GST_INFO_OBJECT (self, "driver runs at %d/%d fps (asked %d/%d)",
-      self->fps_n, self->fps_d, req_n, req_d);
-  fgrab_node_set_frame_period (self->obj.node, self->period);
-}
-
-/* A VBI node has no S_PARM of its own (vivid refuses it): its frames
- * come at the rate of the standard, which its caps carry. */
-static void
-configure_vbi_rate (GstFgrabSrc * self)
-{
-  FgrabStreamParams params = { 0, };
-  GstCaps *current = fgrab_node_get_current_caps (self->obj.node);
-  gint n = 0, d = 1;
-
-  if (current && gst_structure_get_fraction (gst_caps_get_structure (current,
-              0), "framerate", &n, &d) && n > 0) {
-    params.period_n = d;
-    params.period_d = n;
-  }
-  gst_clear_caps (&current);
-  set_rate (self, &params);
-  fgrab_node_set_frame_period (self->obj.node, self->period);
-}
-
-/* The rate of the format just set: S_PARM with @req_n/@req_d for video,
- * the standard's for a VBI node. */
-static void
-configure_stream_rate (GstFgrabSrc * self, gint req_n, gint req_d)
-{
-  const FgrabFormat *format = fgrab_node_get_format (self->obj.node, NULL);
-
-  if (format != NULL && fgrab_format_is_vbi (format))
-    configure_vbi_rate (self);
-  else
-    configure_rate (self, req_n, req_d);
 }
 
 /* The layout of the format in force; FALSE after posting an error when
@@ -400,17 +317,17 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
     g_error_free (error);
     goto failed;
   }
-  configure_stream_rate (self, req_n, req_d);
+  fgrab_src_rate_configure (&self->rate, &self->obj, req_n, req_d);
   if (!configure_layout (self))
     goto failed;
 
   if (self->obj.format->kind != FGRAB_FORMAT_KIND_STREAM) {
     result = gst_caps_make_writable (result);
-    gst_caps_set_simple (result, "framerate", GST_TYPE_FRACTION, self->fps_n,
-        self->fps_d, NULL);
+    gst_caps_set_simple (result, "framerate", GST_TYPE_FRACTION,
+        self->rate.fps_n, self->rate.fps_d, NULL);
   }
   fgrab_frame_clock_configure (&self->fclock,
-      self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM, self->period);
+      self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM, self->rate.period);
   fgrab_node_set_stall_timeout (self->obj.node,
       fgrab_src_recovery_timeout (&self->recovery,
           self->obj.format) * GST_SECOND);
@@ -568,7 +485,7 @@ gst_fgrab_src_query (GstBaseSrc * bsrc, GstQuery * query)
     GST_OBJECT_LOCK (self);
     buffers = MAX (self->obj.actual.buffers, 1);
     GST_OBJECT_UNLOCK (self);
-    fgrab_frame_clock_answer_latency (&self->fclock, query, self->period,
+    fgrab_frame_clock_answer_latency (&self->fclock, query, self->rate.period,
         buffers);
     return TRUE;
   }
@@ -603,7 +520,8 @@ restore_device (GstFgrabSrc * self, const gchar * after)
     g_error_free (error);
     return FALSE;
   }
-  configure_stream_rate (self, self->fps_n, self->fps_d);
+  fgrab_src_rate_configure (&self->rate, &self->obj, self->rate.fps_n,
+      self->rate.fps_d);
   /* both layouts come zeroed from fgrab_node_get_layout, padding too */
   if (fgrab_node_get_format (node, NULL) != self->obj.format ||
       !fgrab_node_get_layout (node, &info, &layout) ||
