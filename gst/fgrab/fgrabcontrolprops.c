@@ -133,6 +133,12 @@ fgrab_control_props_install (GObjectClass * gobject_class, gboolean is_output)
             GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING));
 }
 
+gboolean
+fgrab_control_props_owns (guint prop_id)
+{
+  return prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id <= FGRAB_PROP_HUE;
+}
+
 static void
 post_refusals (FgrabObject * obj, GPtrArray * refusals)
 {
@@ -291,12 +297,6 @@ fgrab_control_props_get (FgrabObject * obj, guint prop_id, GValue * value)
   else
     g_value_set_int (value, fgrab_control_props_get_control (obj,
             balance_props[i].id));
-}
-
-gboolean
-fgrab_control_props_owns (guint prop_id)
-{
-  return prop_id >= FGRAB_PROP_EXTRA_CONTROLS && prop_id <= FGRAB_PROP_HUE;
 }
 
 void

@@ -75,7 +75,6 @@ struct _FgrabTuningSettings
  * channel; an application can scan frequencies and read it.
  */
 
-
 void
 fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output)
 {
@@ -101,6 +100,12 @@ fgrab_tuning_install (GObjectClass * gobject_class, gboolean is_output)
           "or without a tuner)", 0, 65535, 0,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_AUDIO_MODE, 0);
+}
+
+gboolean
+fgrab_tuning_owns (guint prop_id)
+{
+  return prop_id >= FGRAB_PROP_FREQUENCY && prop_id <= FGRAB_PROP_SIGNAL;
 }
 
 /* Sets the frequency and audio mode that are not to be kept; what failed
@@ -211,12 +216,6 @@ fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value)
       break;
   }
   fgrab_node_unref (node);
-}
-
-gboolean
-fgrab_tuning_owns (guint prop_id)
-{
-  return prop_id >= FGRAB_PROP_FREQUENCY && prop_id <= FGRAB_PROP_SIGNAL;
 }
 
 void
