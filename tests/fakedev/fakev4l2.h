@@ -839,7 +839,10 @@ void fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out);
  * policy PER_CALL.  encoder: fake_v4l2_device_new_encoder() whose stream
  * comes in real time (frames TIMED, one pack per frame period);
  * encoder-ts: the same with the stream type set to the transport stream
- * (one frame's 188-byte packets per period); hm12:
+ * (one frame's 188-byte packets per period); vivid-live: vivid's capture
+ * node's inputs ("Webcam 0", "TV 1", "S-Video 2" with NTSC-M, "HDMI 3"
+ * DV at 720p60), the user controls and
+ * fake_v4l2_device_add_vivid_signal_controls(); hm12:
  * fake_v4l2_device_new_hm12(), frames TIMED.  A bad entry ends the process
  * (exit 2).
  * FAKEV4L2_REPORT=FILE: at exit, every process that issued QUERYCAP on one
