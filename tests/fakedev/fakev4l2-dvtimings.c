@@ -158,12 +158,11 @@ s_dv (FakeV4l2Device * dev, FakeRoute * r, struct v4l2_dv_timings *t)
 }
 
 /* vidioc_query_dv_timings(): ENOLINK without a signal, ENOLCK without a
- * lock, ERANGE (with a pixel clock twice the maximum) out of range. */
+ * lock, ERANGE out of range (vivid's out-of-range pixel clock stays in
+ * the kernel: video_usercopy() copies nothing back on an error). */
 static int
 query_dv (FakeRoute * r, struct v4l2_dv_timings *t)
 {
-  if (r->wire_dv_err == ERANGE)
-    t->bt.pixelclock = (guint64) DV_MAX_PIXELCLOCK *2;
   if (r->wire_dv_err != 0)
     return r->wire_dv_err;
   *t = r->wire_dv_set ? r->wire_dv : r->dv_timings;

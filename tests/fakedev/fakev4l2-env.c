@@ -73,10 +73,11 @@ env_vivid_live_new (const gchar * path)
     return NULL;
   fake_v4l2_device_set_driver (dev, "vivid");
   fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
+  /* vivid starts every input's standard as PAL */
   fake_v4l2_device_add_tuner_input (dev, "TV 1", V4L2_STD_ALL,
-      V4L2_STD_NTSC_M, 0, 44 * 16, 958 * 16);
+      V4L2_STD_PAL, 0, 44 * 16, 958 * 16);
   fake_v4l2_device_add_input (dev, "S-Video 2", V4L2_INPUT_TYPE_CAMERA,
-      V4L2_STD_ALL, V4L2_STD_NTSC_M);
+      V4L2_STD_ALL, V4L2_STD_PAL);
   fake_v4l2_device_add_dv_input (dev, "HDMI 3", &t720p60);
   fake_v4l2_device_add_sdtv_standard_formats (dev);
   fake_v4l2_device_add_user_controls (dev);

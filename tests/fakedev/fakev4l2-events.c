@@ -62,6 +62,8 @@
 
 #include "fakev4l2-private.h"
 
+gint fake_v4l2_n_event_fds;
+
 typedef struct
 {
   guint32 type;
@@ -97,6 +99,7 @@ events_get (FakeFd * ffd)
     g_queue_init (&e->available);
     e->sequence = (guint32) - 1;
     e->sig[0] = e->sig[1] = -1;
+    g_atomic_int_inc (&fake_v4l2_n_event_fds);
   }
   return e;
 }
@@ -408,6 +411,7 @@ fake_v4l2_events_free (FakeFd * ffd)
   g_list_free_full (e->subs, g_free);
   g_free (e);
   ffd->events = NULL;
+  g_atomic_int_add (&fake_v4l2_n_event_fds, -1);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -70,7 +70,7 @@ poll_set_make (PollSet * set, const struct pollfd *fds, nfds_t n)
 {
   nfds_t i, k = 0;
 
-  if (g_atomic_int_get (&fake_v4l2_n_fds) == 0 || fds == NULL)
+  if (g_atomic_int_get (&fake_v4l2_n_event_fds) == 0 || fds == NULL)
     return FALSE;
   g_mutex_lock (&fake_v4l2_lock);
   for (i = 0; i < n; i++)

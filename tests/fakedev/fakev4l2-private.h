@@ -417,6 +417,9 @@ G_GNUC_INTERNAL void fake_v4l2_events_source_change (FakeV4l2Device * dev,
 /* The end of the fd's event signal that polls readable while an event is
  * pending (made on first use), or -1 (lock held). */
 G_GNUC_INTERNAL int fake_v4l2_events_signal_fd (FakeFd * ffd);
+/* Fds that used an event ioctl, read without the lock: poll() leaves
+ * every other call alone. */
+G_GNUC_INTERNAL extern gint fake_v4l2_n_event_fds;
 /* The device went away: wakes a DQEVENT waiting on the fd. */
 G_GNUC_INTERNAL void fake_v4l2_events_detach (FakeFd * ffd);
 /* The fd is closed: its subscriptions and events go. */

@@ -349,9 +349,10 @@ void fake_v4l2_device_set_wire_dv_timings (FakeV4l2Device * dev, guint input,
     const struct v4l2_dv_timings *timings);
 /* QUERY_DV_TIMINGS on DV input @input fails with @err as
  * vidioc_query_dv_timings() does: ENOLINK (no signal; status NO_SIGNAL),
- * ENOLCK (no lock; status NO_H_LOCK) or ERANGE (out of range, with
- * bt.pixelclock set to twice the maximum; status NO_H_LOCK); 0: the
- * timings again. */
+ * ENOLCK (no lock; status NO_H_LOCK) or ERANGE (out of range; status
+ * NO_H_LOCK; vivid writes a pixel clock out of range, which the ioctl
+ * layer does not copy back on an error, so the caller's struct is left
+ * as it was); 0: the timings again. */
 void fake_v4l2_device_set_wire_dv_error (FakeV4l2Device * dev, guint input,
     int err);
 /* vivid's own signal controls, so that a program drives the fake as it
@@ -840,7 +841,7 @@ void fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out);
  * comes in real time (frames TIMED, one pack per frame period);
  * encoder-ts: the same with the stream type set to the transport stream
  * (one frame's 188-byte packets per period); vivid-live: vivid's capture
- * node's inputs ("Webcam 0", "TV 1", "S-Video 2" with NTSC-M, "HDMI 3"
+ * node's inputs ("Webcam 0", "TV 1", "S-Video 2" with PAL, "HDMI 3"
  * DV at 720p60), the user controls and
  * fake_v4l2_device_add_vivid_signal_controls(); hm12:
  * fake_v4l2_device_new_hm12(), frames TIMED.  A bad entry ends the process

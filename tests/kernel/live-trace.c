@@ -112,6 +112,18 @@ subscribe (unsigned type, unsigned id, unsigned flags)
 }
 
 static void
+unsubscribe (unsigned type, unsigned id)
+{
+  struct v4l2_event_subscription sub;
+
+  memset (&sub, 0, sizeof (sub));
+  sub.type = type;
+  sub.id = id;
+  printf ("unsubscribe type %u id 0x%x: %s\n", type, id,
+      err_name (xioctl (fd_app, VIDIOC_UNSUBSCRIBE_EVENT, &sub)));
+}
+
+static void
 print_event (const struct v4l2_event *ev)
 {
   printf ("event type %u id 0x%x pending %u sequence %u", ev->type, ev->id,
@@ -247,13 +259,17 @@ trace_ctrl (void)
 
 /* The HDMI input: new timings, then no signal, no lock, out of range. */
 static void
-trace_hdmi (int hdmi)
+trace_hdmi (int svid, int hdmi)
 {
   static const struct v4l2_dv_timings t1080p30 = V4L2_DV_BT_CEA_1920X1080P30;
   static const int modes[] = { 1, 2, 3, 0 };
   struct v4l2_dv_timings t = t1080p30;
   unsigned i;
 
+  /* vivid's S_INPUT may raise SOURCE_CHANGE on the input left (it sets
+   * its "Standard" control to the new input's signal mode); the fake
+   * does not model that */
+  unsubscribe (V4L2_EVENT_SOURCE_CHANGE, svid);
   select_input (hdmi);
   subscribe (V4L2_EVENT_SOURCE_CHANGE, hdmi, 0);
   drain_events ();
@@ -288,7 +304,7 @@ main (int argc, char **argv)
   setvbuf (stdout, NULL, _IOLBF, 0);
   trace_sdtv (find_input ("S-Video"));
   trace_ctrl ();
-  trace_hdmi (find_input ("HDMI"));
+  trace_hdmi (find_input ("S-Video"), find_input ("HDMI"));
   subscribe (V4L2_EVENT_ALL, 0, 0);
   close (fd_ctl);
   close (fd_app);
