@@ -219,16 +219,68 @@ validate (FakeCtrl * c, gint64 * val, const gchar * str)
   }
 }
 
-/* The value stored, as a driver's s_ctrl would take it. */
-static void
-ctrl_store (FakeCtrl * c, gint64 val, const gchar * str)
+/* cluster_changed(): whether storing @val (@str) is a change to report
+ * with V4L2_EVENT_CTRL_CH_VALUE: always for EXECUTE_ON_WRITE controls,
+ * never for VOLATILE ones. */
+static gboolean
+ctrl_changes (FakeCtrl * c, gint64 val, const gchar * str)
 {
+  if (c->flags & V4L2_CTRL_FLAG_VOLATILE)
+    return FALSE;
+  if (c->flags & V4L2_CTRL_FLAG_EXECUTE_ON_WRITE)
+    return TRUE;
+  if (c->type == V4L2_CTRL_TYPE_STRING)
+    return g_strcmp0 (c->string, str) != 0;
+  return c->value != val;
+}
+
+/* The value stored, as a driver's s_ctrl would take it; its subscribers
+ * hear of it (new_to_cur()), and vivid's signal controls move the wire. */
+static void
+ctrl_store (FakeV4l2Device * dev, FakeCtrl * c, gint64 val, const gchar * str)
+{
+  gboolean changed = ctrl_changes (c, val, str);
+
   if (c->type == V4L2_CTRL_TYPE_STRING) {
     g_free (c->string);
     c->string = g_strdup (str);
   } else {
     c->value = val;
   }
+  if (!changed)
+    return;
+  fake_v4l2_wire_ctrl_changed (dev, c->id, c->value);
+  fake_v4l2_events_ctrl_changed (dev, c->id, V4L2_EVENT_CTRL_CH_VALUE);
+}
+
+/* fill_event(): pointer (string) controls carry no value; a 32-bit
+ * value is read as the 64 bits it is stored in, zero above. */
+gboolean
+fake_v4l2_controls_fill_event (FakeV4l2Device * dev, guint32 id,
+    guint32 changes, struct v4l2_event *ev)
+{
+  FakeCtrl *c = find_ctrl (dev, id);
+  gboolean menu;
+
+  if (c == NULL)
+    return FALSE;
+  menu = c->type == V4L2_CTRL_TYPE_MENU ||
+      c->type == V4L2_CTRL_TYPE_INTEGER_MENU;
+  memset (ev, 0, sizeof (*ev));
+  ev->type = V4L2_EVENT_CTRL;
+  ev->id = c->id;
+  ev->u.ctrl.changes = changes;
+  ev->u.ctrl.type = c->type;
+  ev->u.ctrl.flags = ctrl_flags (dev, c);
+  if (c->type == V4L2_CTRL_TYPE_INTEGER64)
+    ev->u.ctrl.value64 = c->value;
+  else if (c->type != V4L2_CTRL_TYPE_STRING)
+    ev->u.ctrl.value64 = (guint32) c->value;
+  ev->u.ctrl.minimum = (gint32) c->min;
+  ev->u.ctrl.maximum = (gint32) c->max;
+  ev->u.ctrl.step = menu ? 1 : (gint32) c->step;
+  ev->u.ctrl.default_value = (gint32) c->def;
+  return TRUE;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -383,7 +435,7 @@ s_ctrl (FakeV4l2Device * dev, struct v4l2_control *ctl)
     return err;
   if (ctrl_flags (dev, c) & V4L2_CTRL_FLAG_GRABBED)
     return EBUSY;
-  ctrl_store (c, val, NULL);
+  ctrl_store (dev, c, val, NULL);
   c->set_count++;
   ctl->value = (gint32) c->value;
   return 0;
@@ -593,7 +645,7 @@ try_set_ext_ctrls (FakeV4l2Device * dev, struct v4l2_ext_controls *cs,
         break;
     }
     if (set) {
-      ctrl_store (c, vals[i], str);
+      ctrl_store (dev, c, vals[i], str);
       c->set_count++;
     }
   }
@@ -1125,6 +1177,7 @@ fake_v4l2_device_set_control_flags (FakeV4l2Device * dev, guint32 id,
     c->flags = (flags & ~FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING) | keep;
     c->busy_while_streaming =
         (flags & FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING) != 0;
+    fake_v4l2_events_ctrl_changed (dev, c->id, V4L2_EVENT_CTRL_CH_FLAGS);
   }
   g_mutex_unlock (&fake_v4l2_lock);
   if (c == NULL)
@@ -1139,6 +1192,7 @@ fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
 {
   FakeCtrl *c;
   gboolean bad = FALSE;
+  guint32 changes;
 
   g_return_if_fail (dev != NULL);
   g_mutex_lock (&fake_v4l2_lock);
@@ -1160,7 +1214,12 @@ fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
     c->def = def;
     if (validate (c, &val, NULL) != 0)
       val = def;
+    /* __v4l2_ctrl_modify_range(): RANGE, and VALUE if it moved */
+    changes = V4L2_EVENT_CTRL_CH_RANGE;
+    if (val != c->value)
+      changes |= V4L2_EVENT_CTRL_CH_VALUE;
     c->value = val;
+    fake_v4l2_events_ctrl_changed (dev, c->id, changes);
   }
   g_mutex_unlock (&fake_v4l2_lock);
   if (bad)
@@ -1210,7 +1269,7 @@ fake_v4l2_device_set_control (FakeV4l2Device * dev, guint32 id, gint64 value)
   c = find_ctrl (dev, id);
   if (c != NULL && c->type != V4L2_CTRL_TYPE_STRING &&
       (err = validate (c, &value, NULL)) == 0)
-    ctrl_store (c, value, NULL);
+    ctrl_store (dev, c, value, NULL);
   g_mutex_unlock (&fake_v4l2_lock);
   return err;
 }
@@ -1228,7 +1287,7 @@ fake_v4l2_device_set_string_control (FakeV4l2Device * dev, guint32 id,
   if (c != NULL && c->type == V4L2_CTRL_TYPE_STRING) {
     err = strlen (value) > (gsize) c->max ? ERANGE : validate (c, NULL, value);
     if (err == 0)
-      ctrl_store (c, 0, value);
+      ctrl_store (dev, c, 0, value);
   }
   g_mutex_unlock (&fake_v4l2_lock);
   return err;

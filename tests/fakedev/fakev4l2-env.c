@@ -27,6 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/v4l2-dv-timings.h>
+
 #include "fakev4l2.h"
 
 typedef struct
@@ -54,6 +56,32 @@ env_capture_new (const gchar * path)
   fake_v4l2_device_set_rate_policy (dev, FAKE_V4L2_RATE_NEAREST);
   /* frames come at the programmed rate, as from a real sensor */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  return dev;
+}
+
+/* vivid's capture node with its default inputs (input_types 0xe4:
+ * webcam, TV, S-Video, HDMI at 720p60), its user controls and its signal
+ * mode controls, for the programs that drive vivid and the fake alike
+ * (tests/kernel/live-trace.c). */
+static FakeV4l2Device *
+env_vivid_live_new (const gchar * path)
+{
+  static const struct v4l2_dv_timings t720p60 = V4L2_DV_BT_CEA_1280X720P60;
+  FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (path, FALSE, 640, 360);
+
+  if (dev == NULL)
+    return NULL;
+  fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
+  /* vivid starts every input's standard as PAL */
+  fake_v4l2_device_add_tuner_input (dev, "TV 1", V4L2_STD_ALL,
+      V4L2_STD_PAL, 0, 44 * 16, 958 * 16);
+  fake_v4l2_device_add_input (dev, "S-Video 2", V4L2_INPUT_TYPE_CAMERA,
+      V4L2_STD_ALL, V4L2_STD_PAL);
+  fake_v4l2_device_add_dv_input (dev, "HDMI 3", &t720p60);
+  fake_v4l2_device_add_sdtv_standard_formats (dev);
+  fake_v4l2_device_add_user_controls (dev);
+  fake_v4l2_device_add_vivid_signal_controls (dev);
   return dev;
 }
 
@@ -130,6 +158,8 @@ static void __attribute__((constructor))
         dev = env_encoder_new (entry, FALSE);
       } else if (strcmp (eq + 1, "encoder-ts") == 0) {
         dev = env_encoder_new (entry, TRUE);
+      } else if (strcmp (eq + 1, "vivid-live") == 0) {
+        dev = env_vivid_live_new (entry);
       } else if (strcmp (eq + 1, "hm12") == 0) {
         dev = fake_v4l2_device_new_hm12 (entry);
         if (dev != NULL)
@@ -139,8 +169,8 @@ static void __attribute__((constructor))
     /* a typo must not turn into a test that quietly talks to real /dev */
     if (dev == NULL) {
       g_printerr ("fakev4l2: bad FAKEV4L2_DEVICES entry '%s' (want "
-          "PATH=capture, output, encoder, encoder-ts or hm12, each path "
-          "once)\n", orig);
+          "PATH=capture, output, encoder, encoder-ts, hm12 or vivid-live, "
+          "each path " "once)\n", orig);
       _exit (2);
     }
     g_free (orig);

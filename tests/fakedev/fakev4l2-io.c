@@ -86,7 +86,7 @@ static gpointer real_fstat_p, real_fstat64_p, real_stat_p, real_stat64_p;
 static gpointer real_lstat_p, real_lstat64_p, real_access_p;
 static gpointer real___open_2_p, real___open64_2_p;
 static gpointer real___openat_2_p, real___openat64_2_p;
-static gpointer real___read_chk_p;
+static gpointer real___read_chk_p, real_poll_p;
 
 static gpointer
 resolve (const char *name, gpointer * slot)
@@ -101,6 +101,12 @@ resolve (const char *name, gpointer * slot)
 }
 
 #define REAL(fn) ((__typeof__ (&fn)) resolve (#fn, &real_##fn##_p))
+
+gpointer
+fake_v4l2_resolve (const char *name, gpointer * slot)
+{
+  return resolve (name, slot);
+}
 
 /* dlsym() takes the loader's lock; doing it while holding ours could
  * deadlock against a dlopen() whose constructors call open().  So the
@@ -606,6 +612,7 @@ fake_close (int fd, gboolean * handled)
   }
   if (ffd->peer >= 0)
     fake_v4l2_real_close (ffd->peer);
+  fake_v4l2_events_free (ffd);
   ret = fake_v4l2_real_close (fd);
   g_free (ffd);
   g_mutex_unlock (&fake_v4l2_lock);
@@ -964,6 +971,28 @@ fail:
   return -1;
 }
 
+/* v4l2_event_dequeue(): on a blocking fd DQEVENT sleeps until an event
+ * comes. */
+static gboolean
+dqevent_must_wait (int fd, FakeFd * ffd, unsigned long request, int err)
+{
+  return request == VIDIOC_DQEVENT && err == ENOENT && !fd_nonblocking (fd) &&
+      fake_v4l2_events_signal_fd (ffd) >= 0;
+}
+
+/* Sleeps, unlocked, until an event is pending on @ffd; FALSE when the fd
+ * or its device went away meanwhile. */
+static gboolean
+wait_event (int fd, FakeFd * ffd)
+{
+  struct pollfd pfd = { fake_v4l2_events_signal_fd (ffd), POLLIN, 0 };
+
+  g_mutex_unlock (&fake_v4l2_lock);
+  while (REAL (poll) (&pfd, 1, -1) < 0 && errno == EINTR);
+  g_mutex_lock (&fake_v4l2_lock);
+  return lookup_fd (fd) == ffd && ffd->dev != NULL;
+}
+
 static int
 fake_ioctl (int fd, unsigned long request, void *arg, gboolean * handled)
 {
@@ -974,11 +1003,14 @@ fake_ioctl (int fd, unsigned long request, void *arg, gboolean * handled)
   if ((ffd = lock_fd (fd, &err)) == NULL)
     return -1;
   *handled = TRUE;
-  if (err == 0) {
+  while (err == 0) {
     ffd->dev->cur_ffd = ffd;
     err = fake_v4l2_handle_ioctl (ffd->dev, (guint32) request, arg);
     ffd->dev->cur_ffd = NULL;
     fake_v4l2_sync_readiness (ffd->dev);
+    if (!dqevent_must_wait (fd, ffd, request, err))
+      break;
+    err = wait_event (fd, ffd) ? 0 : ENODEV;
   }
   g_mutex_unlock (&fake_v4l2_lock);
   if (err != 0) {

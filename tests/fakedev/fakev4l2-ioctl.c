@@ -458,7 +458,11 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
   if (arg == NULL && _IOC_SIZE (request) != 0)
     return EFAULT;
 
+  if (fake_v4l2_events_ioctl (dev, request, arg, &err))
+    return err;
   if (fake_v4l2_routes_ioctl (dev, request, arg, &err))
+    return err;
+  if (fake_v4l2_dv_ioctl (dev, request, arg, &err))
     return err;
   if (fake_v4l2_controls_ioctl (dev, request, arg, &err))
     return err;

@@ -60,14 +60,18 @@ fake_v4l2_device_add_user_controls (FakeV4l2Device * dev)
   };
   static const gint64 int_menu[] = { 1, 1, 2, 3, 5, 8, 13, 21, 42 };
 
+  /* v4l2_ctrl_fill() makes these four sliders */
   fake_v4l2_device_add_control (dev, V4L2_CID_BRIGHTNESS,
-      V4L2_CTRL_TYPE_INTEGER, "Brightness", 0, 255, 1, 128, 0);
+      V4L2_CTRL_TYPE_INTEGER, "Brightness", 0, 255, 1, 128,
+      V4L2_CTRL_FLAG_SLIDER);
   fake_v4l2_device_add_control (dev, V4L2_CID_CONTRAST,
-      V4L2_CTRL_TYPE_INTEGER, "Contrast", 0, 255, 1, 128, 0);
+      V4L2_CTRL_TYPE_INTEGER, "Contrast", 0, 255, 1, 128,
+      V4L2_CTRL_FLAG_SLIDER);
   fake_v4l2_device_add_control (dev, V4L2_CID_SATURATION,
-      V4L2_CTRL_TYPE_INTEGER, "Saturation", 0, 255, 1, 128, 0);
+      V4L2_CTRL_TYPE_INTEGER, "Saturation", 0, 255, 1, 128,
+      V4L2_CTRL_FLAG_SLIDER);
   fake_v4l2_device_add_control (dev, V4L2_CID_HUE, V4L2_CTRL_TYPE_INTEGER,
-      "Hue", -128, 128, 1, 0, 0);
+      "Hue", -128, 128, 1, 0, V4L2_CTRL_FLAG_SLIDER);
   /* vivid makes these an auto cluster: while "Gain, Automatic" is on
    * (its default) Gain is inactive and volatile; the fake has no auto
    * clusters, so the flags are fixed */

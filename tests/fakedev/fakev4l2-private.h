@@ -65,6 +65,9 @@ typedef struct
 
 typedef struct _FakeTimer FakeTimer;
 
+/* The event subscriptions and queue of one open fd (fakev4l2-events.c). */
+typedef struct _FakeEvents FakeEvents;
+
 /* One open file of a device. */
 typedef struct
 {
@@ -80,6 +83,8 @@ typedef struct
   /* v4l2loopback 0.12: this fd called STREAMON(CAPTURE), which made it a
    * reader that poll wakes (fake_v4l2_device_set_loopback_012) */
   gboolean loopback_reader;
+  /* subscriptions and pending events, NULL until the first event ioctl */
+  FakeEvents *events;
 } FakeFd;
 
 typedef struct
@@ -111,6 +116,19 @@ typedef struct
   /* an input of type TUNER: the index of its tuner (ENUMINPUT's tuner) */
   gboolean has_tuner;
   guint32 tuner;
+  /* what is on the wire (fakev4l2-wire.c): ENUMINPUT's status, and the
+   * standard QUERYSTD detects when wire_std_set (else cur_std) */
+  guint32 status;
+  gboolean wire_std_set;
+  v4l2_std_id wire_std;
+  /* an input with V4L2_IN_CAP_DV_TIMINGS (fakev4l2-dvtimings.c): its
+   * timings (G/S_DV_TIMINGS), what QUERY_DV_TIMINGS finds on the wire
+   * (when wire_dv_set, else dv_timings) or the errno it fails with */
+  gboolean dv;
+  struct v4l2_dv_timings dv_timings;
+  gboolean wire_dv_set;
+  struct v4l2_dv_timings wire_dv;
+  int wire_dv_err;
 } FakeRoute;
 
 /* A control (fakev4l2-controls.c). */
@@ -273,6 +291,10 @@ struct _FakeV4l2Device
   gboolean streaming;
   /* the fd whose ioctl is being answered, NULL otherwise */
   FakeFd *cur_ffd;
+  /* the event ioctls answer ENOTTY (fake_v4l2_device_set_events) */
+  gboolean no_events;
+  /* vivid's signal mode controls drive the wire (fakev4l2-wire.c) */
+  gboolean vivid_signal_ctrls;
 
   /* STREAM and ENCODER: where the first open starts reading */
   guint64 stream_start_offset;
@@ -373,6 +395,64 @@ G_GNUC_INTERNAL gboolean fake_v4l2_controls_ioctl (FakeV4l2Device * dev,
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_get_value (FakeV4l2Device * dev,
     guint32 id, gint64 * value);
 
+/* Control @id as a V4L2_EVENT_CTRL event with @changes (the kernel's
+ * fill_event()); FALSE when there is no such control. */
+G_GNUC_INTERNAL gboolean fake_v4l2_controls_fill_event (FakeV4l2Device * dev,
+    guint32 id, guint32 changes, struct v4l2_event *ev);
+
+/* fakev4l2-events.c */
+/* TRUE when @request is an event ioctl; then *err is its result.
+ * dev->cur_ffd is the fd it came on. */
+G_GNUC_INTERNAL gboolean fake_v4l2_events_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+/* Control @id changed (@changes: V4L2_EVENT_CTRL_CH_*): an event to every
+ * fd subscribed to it but dev->cur_ffd, the fd that made the change,
+ * unless that one subscribed with ALLOW_FEEDBACK. */
+G_GNUC_INTERNAL void fake_v4l2_events_ctrl_changed (FakeV4l2Device * dev,
+    guint32 id, guint32 changes);
+/* What input @input carries changed: V4L2_EVENT_SOURCE_CHANGE with id
+ * @input and changes V4L2_EVENT_SRC_CH_RESOLUTION to its subscribers. */
+G_GNUC_INTERNAL void fake_v4l2_events_source_change (FakeV4l2Device * dev,
+    guint input);
+/* The end of the fd's event signal that polls readable while an event is
+ * pending (made on first use), or -1 (lock held). */
+G_GNUC_INTERNAL int fake_v4l2_events_signal_fd (FakeFd * ffd);
+/* Fds that used an event ioctl, read without the lock: poll() leaves
+ * every other call alone. */
+G_GNUC_INTERNAL extern gint fake_v4l2_n_event_fds;
+/* The device went away: wakes a DQEVENT waiting on the fd. */
+G_GNUC_INTERNAL void fake_v4l2_events_detach (FakeFd * ffd);
+/* The fd is closed: its subscriptions and events go. */
+G_GNUC_INTERNAL void fake_v4l2_events_free (FakeFd * ffd);
+
+/* fakev4l2-dvtimings.c */
+/* TRUE when @request is a DV timings ioctl; then *err is its result. */
+G_GNUC_INTERNAL gboolean fake_v4l2_dv_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+/* Timings @index of those the fake knows (what ENUM_DV_TIMINGS lists and
+ * S_DV_TIMINGS takes), NULL past the last. */
+G_GNUC_INTERNAL const struct v4l2_dv_timings *fake_v4l2_dv_preset (guint
+    index);
+/* The frame period vivid gives timings @t (size / 100 over pixelclock /
+ * 100). */
+G_GNUC_INTERNAL struct v4l2_fract fake_v4l2_dv_period (const struct
+    v4l2_dv_timings *t);
+
+/* fakev4l2-wire.c */
+/* Control @id changed its value: vivid's signal mode controls move the
+ * wire of the current input. */
+G_GNUC_INTERNAL void fake_v4l2_wire_ctrl_changed (FakeV4l2Device * dev,
+    guint32 id, gint64 value);
+
+/* fakev4l2-routes.c (more) */
+/* Input @index, or NULL when it was not added (lock held). */
+G_GNUC_INTERNAL FakeRoute *fake_v4l2_route (FakeV4l2Device * dev,
+    guint index);
+/* The current input, NULL for the default one. */
+G_GNUC_INTERNAL FakeRoute *fake_v4l2_current_route (FakeV4l2Device * dev);
+/* Makes the current input's standard or timings decide the format again. */
+G_GNUC_INTERNAL void fake_v4l2_routes_apply (FakeV4l2Device * dev);
+
 /* fakev4l2-encoder.c */
 /* TRUE when @request is an encoder command ioctl; then *err is its
  * result (0 or an errno).  dev->cur_ffd is the fd it came on. */
@@ -428,6 +508,9 @@ G_GNUC_INTERNAL extern gint fake_v4l2_n_devices;
 G_GNUC_INTERNAL extern gint fake_v4l2_n_fds;
 
 G_GNUC_INTERNAL void fake_v4l2_resolve_real (void);
+/* libc's @name, looked up once into *@slot (never with the lock held). */
+G_GNUC_INTERNAL gpointer fake_v4l2_resolve (const char *name,
+    gpointer * slot);
 G_GNUC_INTERNAL int fake_v4l2_real_close (int fd);
 G_GNUC_INTERNAL void fake_v4l2_set_timeperframe (FakeV4l2Device * dev,
     struct v4l2_fract tpf);

@@ -61,13 +61,25 @@ fake_v4l2_routes_clear (FakeV4l2Device * dev)
   g_array_unref (dev->std_formats);
 }
 
+FakeRoute *
+fake_v4l2_route (FakeV4l2Device * dev, guint index)
+{
+  if (index >= dev->routes->len)
+    return NULL;
+  return &g_array_index (dev->routes, FakeRoute, index);
+}
+
 /* NULL for the default input or output. */
 static FakeRoute *
 current_route (FakeV4l2Device * dev)
 {
-  if (dev->cur_route >= dev->routes->len)
-    return NULL;
-  return &g_array_index (dev->routes, FakeRoute, dev->cur_route);
+  return fake_v4l2_route (dev, dev->cur_route);
+}
+
+FakeRoute *
+fake_v4l2_current_route (FakeV4l2Device * dev)
+{
+  return current_route (dev);
 }
 
 static gboolean
@@ -92,6 +104,19 @@ fake_v4l2_route_negotiates_fields (FakeV4l2Device * dev)
   return !any_route_has_std (dev) || (r != NULL && r->std != 0);
 }
 
+/* vivid_update_format_cap() on an HDMI input: the timings' active size,
+ * and the period of their whole frame. */
+static void
+apply_dv_timings (FakeV4l2Device * dev, const struct v4l2_dv_timings *t)
+{
+  dev->std_locked = TRUE;
+  dev->std_width = t->bt.width;
+  dev->std_height = t->bt.height;
+  dev->std_period = fake_v4l2_dv_period (t);
+  dev->nominal = dev->std_period;
+  fake_v4l2_set_timeperframe (dev, dev->std_period);
+}
+
 /* The hook that makes the standard decide size and rate. */
 static void
 apply_standard (FakeV4l2Device * dev)
@@ -100,6 +125,10 @@ apply_standard (FakeV4l2Device * dev)
   guint i;
 
   dev->std_locked = FALSE;
+  if (r != NULL && r->dv) {
+    apply_dv_timings (dev, &r->dv_timings);
+    return;
+  }
   if (r == NULL || r->cur_std == 0)
     return;
 
@@ -157,8 +186,29 @@ enum_route (FakeV4l2Device * dev, void *arg)
     in->tuner = r->tuner;
     in->std = r->std;
     in->capabilities = r->std ? V4L2_IN_CAP_STD : 0;
+    if (r->dv)
+      in->capabilities = V4L2_IN_CAP_DV_TIMINGS;
+    in->status = r->status;
   }
   return 0;
+}
+
+void
+fake_v4l2_routes_apply (FakeV4l2Device * dev)
+{
+  apply_standard (dev);
+}
+
+/* What QUERYSTD detects: nothing without a signal or a lock (the uAPI's
+ * V4L2_STD_UNKNOWN, as vivid_querystd() answers in its "No Signal" and
+ * "No Lock" modes), else what the wire carries. */
+static v4l2_std_id
+detected_std (FakeRoute * r)
+{
+  if (r->status & (V4L2_IN_ST_NO_POWER | V4L2_IN_ST_NO_SIGNAL |
+          V4L2_IN_ST_NO_H_LOCK))
+    return V4L2_STD_UNKNOWN;
+  return r->wire_std_set ? r->wire_std : r->cur_std;
 }
 
 static int
@@ -188,8 +238,10 @@ std_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
 
   switch (request) {
     case (guint32) VIDIOC_G_STD:
-    case (guint32) VIDIOC_QUERYSTD:
       *(v4l2_std_id *) arg = r->cur_std;
+      return 0;
+    case (guint32) VIDIOC_QUERYSTD:
+      *(v4l2_std_id *) arg = detected_std (r);
       return 0;
     case (guint32) VIDIOC_S_STD:{
       v4l2_std_id id = *(v4l2_std_id *) arg & r->std;

@@ -160,6 +160,7 @@ device_unregister (FakeV4l2Device * dev)
   for (l = dev->fds; l; l = l->next) {
     FakeFd *ffd = l->data;
     ffd->dev = NULL;
+    fake_v4l2_events_detach (ffd);
     if (ffd->peer >= 0)
       fake_v4l2_real_close (ffd->peer);
     ffd->peer = -1;

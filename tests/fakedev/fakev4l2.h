@@ -21,7 +21,7 @@
  *
  * libfakev4l2.so is loaded with LD_PRELOAD and interposes open(), open64(),
  * openat(), openat64(), close(), fstat(), fstat64(), stat(), stat64(),
- * ioctl(), read() and write() for the paths registered with
+ * ioctl(), read(), write(), poll() and ppoll() for the paths registered with
  * fake_v4l2_device_new(); every other path and fd goes to libc unchanged.
  * A test program also links against it to configure devices and inspect
  * what the element did.
@@ -29,7 +29,10 @@
  * The fd handed to the application is one end of a real AF_UNIX socketpair,
  * so poll() readiness is real and is not interposed: POLLIN is raised while a
  * frame (or stream data) is available, POLLOUT while an output device accepts
- * data.  A GstPoll therefore really sleeps on it.
+ * data.  A GstPoll therefore really sleeps on it.  POLLPRI (an event
+ * pending) is the one thing a socket cannot show: poll() and ppoll() are
+ * interposed for it, and poll a second socket of the fd beside it
+ * (fakev4l2-events.c says why); select() and epoll do not see events.
  */
 
 #ifndef __FAKE_V4L2_H__
@@ -293,6 +296,112 @@ v4l2_std_id fake_v4l2_device_get_std (FakeV4l2Device * dev);
 void fake_v4l2_device_add_standard_format (FakeV4l2Device * dev,
     v4l2_std_id std, guint width, guint height, guint numerator,
     guint denominator);
+
+/* Live inputs: what is on the wire (fakev4l2-wire.c).  Each call below
+ * that changes what input @input carries raises V4L2_EVENT_SOURCE_CHANGE
+ * (id @input, changes V4L2_EVENT_SRC_CH_RESOLUTION) to the fds subscribed
+ * to it, as vivid does when its signal mode controls change; read() goes
+ * on delivering frames meanwhile, as vivid's does (frames of noise
+ * there).  @input must have been added (add_input, add_tuner_input,
+ * add_dv_input).
+ *
+ * ENUMINPUT's status of @input (V4L2_IN_ST_NO_POWER, NO_SIGNAL,
+ * NO_COLOR, NO_H_LOCK, ...; default 0, a signal).  vivid reports
+ * NO_SIGNAL in "No Signal" mode and NO_H_LOCK in "No Lock" mode (and out
+ * of range, for HDMI); while the status has NO_POWER, NO_SIGNAL or
+ * NO_H_LOCK, QUERYSTD answers V4L2_STD_UNKNOWN (0), as vivid_querystd()
+ * does in those modes. */
+void fake_v4l2_device_set_input_status (FakeV4l2Device * dev, guint input,
+    guint32 status);
+guint32 fake_v4l2_device_get_input_status (FakeV4l2Device * dev,
+    guint input);
+/* The standard QUERYSTD detects on @input (with a signal); until called,
+ * the input's current standard, as in vivid's "Current Standard" mode.
+ * V4L2_STD_UNKNOWN: a signal of no standard the card knows. */
+void fake_v4l2_device_set_wire_std (FakeV4l2Device * dev, guint input,
+    v4l2_std_id std);
+
+/* DV timings (fakev4l2-dvtimings.c).  An input with V4L2_IN_CAP_DV_TIMINGS
+ * (type CAMERA, no standards), as vivid's HDMI input, whose timings start
+ * as @timings (NULL: 640x480p59.94).  Its timings decide the format's
+ * size (bt.width x bt.height) and the frame period (vivid's: the whole
+ * frame's size / 100 over the pixel clock / 100), as a standard does
+ * (add_standard_format).  On it: VIDIOC_DV_TIMINGS_CAP answers vivid's
+ * capabilities (16x16 to 4096x2160, 14-775 MHz, CEA-861, DMT, CVT, GTF,
+ * progressive and interlaced); ENUM_DV_TIMINGS lists the fake's CEA-861
+ * timings 640x480p59.94, 720x480p59.94, 720x576p50, 1280x720p50 and p60,
+ * 1920x1080p25, p30, p50 and p60 (vivid lists the whole kernel table);
+ * S_DV_TIMINGS takes one of them (EINVAL for others, and the full preset
+ * written back), 0 for the timings in force, EBUSY while a reader streams
+ * (vb2_is_busy), and sets the format; G_DV_TIMINGS answers them.  The DV
+ * ioctls answer ENODATA on an input without timings and ENOTTY on a
+ * device without such an input.  Returns the input's index. */
+guint fake_v4l2_device_add_dv_input (FakeV4l2Device * dev, const gchar * name,
+    const struct v4l2_dv_timings *timings);
+/* The timings of DV input @input (FALSE if it is none). */
+gboolean fake_v4l2_device_get_dv_timings (FakeV4l2Device * dev, guint input,
+    struct v4l2_dv_timings *timings);
+/* What QUERY_DV_TIMINGS finds on DV input @input: @timings (NULL: the
+ * input's own timings, as vivid's "Current DV Timings" mode), any
+ * timings, not only those S_DV_TIMINGS takes.  Clears an error set
+ * below, and the status bits it set. */
+void fake_v4l2_device_set_wire_dv_timings (FakeV4l2Device * dev, guint input,
+    const struct v4l2_dv_timings *timings);
+/* QUERY_DV_TIMINGS on DV input @input fails with @err as
+ * vidioc_query_dv_timings() does: ENOLINK (no signal; status NO_SIGNAL),
+ * ENOLCK (no lock; status NO_H_LOCK) or ERANGE (out of range; status
+ * NO_H_LOCK; vivid writes a pixel clock out of range, which the ioctl
+ * layer does not copy back on an error, so the caller's struct is left
+ * as it was); 0: the timings again. */
+void fake_v4l2_device_set_wire_dv_error (FakeV4l2Device * dev, guint input,
+    int err);
+/* vivid's own signal controls, so that a program drives the fake as it
+ * drives vivid (v4l2-ctl -c ...): "Standard Signal Mode" (menu: 0
+ * current, 1 no signal, 2 no lock, 4 selected; 3 not offered; 5 cycle is
+ * taken as current), "Standard" (vivid's menu of 15 standards, the one
+ * the selected mode detects) and "DV Timings Signal Mode" (0 current, 1
+ * no signal, 2 no lock, 3 out of range; selected and cycle taken as
+ * current), with vivid's ids (class 0x00f00000, base + 60, 61, 62).  A
+ * change applies to the current input, as vivid's does: the standard
+ * modes to an input with standards (and raise SOURCE_CHANGE on every
+ * input with standards, as vivid tells all its TV and S-Video inputs),
+ * the DV modes to a DV input (SOURCE_CHANGE on it). */
+void fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev);
+
+/* Events (fakev4l2-events.c), per open fd as the kernel's v4l2-event.c
+ * keeps them: VIDIOC_SUBSCRIBE_EVENT of V4L2_EVENT_SOURCE_CHANGE (capture
+ * devices; id the input) and V4L2_EVENT_CTRL (id a control; EINVAL for
+ * one that does not exist), EINVAL for other types and for
+ * V4L2_EVENT_ALL; subscribing twice keeps the first.
+ * VIDIOC_UNSUBSCRIBE_EVENT (V4L2_EVENT_ALL: all; one never subscribed:
+ * 0) drops the subscription's pending events.  VIDIOC_DQEVENT gives the
+ * oldest pending event of the fd with `pending` (events left),
+ * `sequence` (the fd's count of events queued to it, from 0, dropped ones
+ * included) and a CLOCK_MONOTONIC timestamp; with none, ENOENT on a
+ * non-blocking fd, a sleep until one comes on a blocking one.  A
+ * subscription holds one event: a new one replaces it, its `changes`
+ * ORed in (the kernel's replace op), and moves to the end of the queue.
+ * The fd polls POLLPRI while an event is pending.
+ *
+ * V4L2_EVENT_CTRL is raised when a control's value changes (any value
+ * written to an EXECUTE_ON_WRITE control; never for VOLATILE ones),
+ * through S_CTRL/S_EXT_CTRLS (not to the fd that wrote it, unless it
+ * subscribed with V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK) or by
+ * fake_v4l2_device_set_control() (another program's change: to every
+ * subscriber), with CH_VALUE; by set_control_flags with CH_FLAGS; by
+ * set_control_range with CH_RANGE (and CH_VALUE when the value moved).
+ * The payload is the kernel's: type, flags, value (value64 for INTEGER64,
+ * 0 for strings), minimum, maximum, step (1 for menus), default_value.
+ * V4L2_EVENT_SUB_FL_SEND_INITIAL queues the control's state at subscribe
+ * (changes FLAGS | VALUE; FLAGS only for a write-only control). */
+/* FALSE: the event ioctls answer ENOTTY (a driver without events).
+ * Default TRUE. */
+void fake_v4l2_device_set_events (FakeV4l2Device * dev, gboolean supported);
+/* Whether any open fd of the device subscribed to (@type, @id). */
+gboolean fake_v4l2_device_is_event_subscribed (FakeV4l2Device * dev,
+    guint32 type, guint32 id);
+/* Events pending on all the device's fds. */
+guint fake_v4l2_device_get_pending_events (FakeV4l2Device * dev);
 
 /* Controls (fakev4l2-controls.c), answered as the kernel's control
  * framework answers VIDIOC_QUERYCTRL (NEXT_CTRL/NEXT_COMPOUND iteration),
@@ -731,7 +840,10 @@ void fake_v4l2_hm12_frame (guint64 n, guint width, guint height, guint8 * out);
  * policy PER_CALL.  encoder: fake_v4l2_device_new_encoder() whose stream
  * comes in real time (frames TIMED, one pack per frame period);
  * encoder-ts: the same with the stream type set to the transport stream
- * (one frame's 188-byte packets per period); hm12:
+ * (one frame's 188-byte packets per period); vivid-live: vivid's capture
+ * node's inputs ("Webcam 0", "TV 1", "S-Video 2" with PAL, "HDMI 3"
+ * DV at 720p60), the user controls and
+ * fake_v4l2_device_add_vivid_signal_controls(); hm12:
  * fake_v4l2_device_new_hm12(), frames TIMED.  A bad entry ends the process
  * (exit 2).
  * FAKEV4L2_REPORT=FILE: at exit, every process that issued QUERYCAP on one
