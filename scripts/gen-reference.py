@@ -96,6 +96,35 @@ EXAMPLES = {
     ],
 }
 
+# The element messages each element posts: (name, when, fields), written
+# by hand (messages cannot be read from the registry).
+MESSAGES = {
+    "fgrabsrc": [
+        ("fgrab-input-status",
+         "When streaming starts, and each time the status of the input "
+         "changes (read on the driver's source change events, or about "
+         "once a second from a driver without them); a lost picture is also "
+         "a warning (\"Signal lost on input 'S-Video': no signal.\"), its "
+         "return an info. See the signal-loss property.",
+         [("input", "string", "the input's name"),
+          ("input-index", "uint", "its index"),
+          ("status", "uint", "ENUMINPUT's V4L2_IN_ST_* bits"),
+          ("flags", "array of strings", "the bits set: no-power, "
+           "no-signal, no-color, hflip, vflip, no-h-lock, color-kill, "
+           "no-v-lock, no-std-lock, no-sync, no-equ, no-carrier, "
+           "macrovision, no-access, vtr"),
+          ("signal", "boolean", "a picture comes (none of no-power, "
+           "no-signal, no-sync)")]),
+        ("fgrab-wss",
+         "Sliced VBI under a 625-line standard: when the WSS (line 23) "
+         "changes.",
+         [("wss", "uint", "the 14 bits of the first field's WSS"),
+          ("aspect-ratio", "string", "what bits 0-3 announce, e.g. "
+           "\"16:9 letterbox centre\" (\"invalid\": bad parity)"),
+          ("timestamp", "uint64", "the PTS of the frame that carried it")]),
+    ],
+}
+
 PARAM_FLAGS = [  # (bit, words), as gst-inspect-1.0 says them
     (1 << 0, "readable"),
     (1 << 1, "writable"),
@@ -349,6 +378,20 @@ def generate(Gst, GObject, name):
             for k, v in describe_property(GObject, p):
                 w("| %s | %s |" % (k, v))
     w("")
+
+    if MESSAGES.get(name):
+        w("## Element messages")
+        for msg, when, fields in MESSAGES[name]:
+            w("")
+            w("### `%s`" % msg)
+            w("")
+            w(when)
+            w("")
+            w("| Field | Type | |")
+            w("|---|---|---|")
+            for field, ftype, what in fields:
+                w("| `%s` | %s | %s |" % (field, ftype, what))
+        w("")
 
     w("## Examples")
     for line, what in EXAMPLES.get(name, []):

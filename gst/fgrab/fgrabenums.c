@@ -107,6 +107,30 @@ gst_fgrab_audio_mode_get_type (void)
   return type;
 }
 
+static const GEnumValue signal_loss_values[] = {
+  {GST_FGRAB_SIGNAL_LOSS_DRIVER, "The frames the driver gives (noise, "
+        "black or the last picture, as the card does)", "driver"},
+  {GST_FGRAB_SIGNAL_LOSS_NOTHING, "Nothing: the frames are dropped, "
+        "with QoS, and the first after the signal returns is DISCONT",
+      "nothing"},
+  {GST_FGRAB_SIGNAL_LOSS_BLACK, "Black frames at the negotiated rate "
+        "(raw video; other formats push nothing)", "black"},
+  {0, NULL, NULL},
+};
+
+GType
+gst_fgrab_signal_loss_get_type (void)
+{
+  static GType type = 0;
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = g_enum_register_static ("GstFgrabSignalLoss",
+        signal_loss_values);
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
 /* The standards by the names V4L2 gives them, as v4l2src's norm property
  * has them, so users find the names they know.  Groups come before their
  * members: a mask is described by its largest groups first. */

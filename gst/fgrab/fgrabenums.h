@@ -101,6 +101,17 @@ GType gst_fgrab_audio_mode_get_type (void);
 /* Analog video standards (VIDIOC_S_STD) as an enum of the elements' norm
  * property: the values are the V4L2_STD_* ids, named as v4l2src names
  * them; 0 ("none") leaves the driver's standard. */
+/* What fgrabsrc pushes while its input has no signal. */
+typedef enum
+{
+  GST_FGRAB_SIGNAL_LOSS_DRIVER,
+  GST_FGRAB_SIGNAL_LOSS_NOTHING,
+  GST_FGRAB_SIGNAL_LOSS_BLACK,
+} GstFgrabSignalLoss;
+
+#define GST_TYPE_FGRAB_SIGNAL_LOSS (gst_fgrab_signal_loss_get_type ())
+GType gst_fgrab_signal_loss_get_type (void);
+
 #define GST_TYPE_FGRAB_NORM (gst_fgrab_norm_get_type ())
 GType gst_fgrab_norm_get_type (void);
 

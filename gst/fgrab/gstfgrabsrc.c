@@ -73,6 +73,7 @@
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgrabsrcalloc.h"
+#include "fgrabsrclive.h"
 #include "fgrabsrcrate.h"
 #include "fgrabsrcrecovery.h"
 #include "fgrabsrcstream.h"
@@ -94,6 +95,7 @@
 enum
 {
   PROP_TIMEOUT = FGRAB_PROP_LAST,
+  PROP_SIGNAL_LOSS,
 };
 
 
@@ -118,6 +120,8 @@ struct _GstFgrabSrc
   FgrabSrcStream stream;
   /* sliced VBI: WSS messages, bad records */
   FgrabSrcVbi vbi;
+  /* the input's status as it changes; the signal-loss property */
+  FgrabSrcLive live;
 };
 
 #define gst_fgrab_src_parent_class parent_class
@@ -150,6 +154,8 @@ gst_fgrab_src_set_property (GObject * object, guint prop_id,
    * object lock */
   if (prop_id == PROP_TIMEOUT)
     fgrab_src_recovery_set_property (&self->recovery, value);
+  else if (prop_id == PROP_SIGNAL_LOSS)
+    fgrab_src_live_set_property (&self->live, value);
   else if (fgrab_control_props_owns (prop_id))
     fgrab_control_props_set (&self->obj, prop_id, value);
   else if (fgrab_tuning_owns (prop_id))
@@ -166,6 +172,8 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id, GValue * value,
 
   if (prop_id == PROP_TIMEOUT)
     fgrab_src_recovery_get_property (&self->recovery, value);
+  else if (prop_id == PROP_SIGNAL_LOSS)
+    fgrab_src_live_get_property (&self->live, value);
   else if (fgrab_control_props_owns (prop_id))
     fgrab_control_props_get (&self->obj, prop_id, value);
   else if (fgrab_tuning_owns (prop_id))
@@ -331,6 +339,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   fgrab_node_set_stall_timeout (self->obj.node,
       fgrab_src_recovery_timeout (&self->recovery,
           self->obj.format) * GST_SECOND);
+  fgrab_src_live_start (&self->live, self->obj.node);
   self->obj.configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;
@@ -459,6 +468,7 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
       self->obj.node ? self->obj.node->empty_reads : 0);
 
   fgrab_src_stream_stop (&self->stream);
+  fgrab_src_live_stop (&self->live, self->obj.node);
 
   fgrab_src_alloc_clear (&self->alloc);
   clear_configuration (self);
@@ -577,6 +587,9 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
         return GST_FLOW_FLUSHING;
       case FGRAB_IO_EOS:
         return GST_FLOW_EOS;
+      case FGRAB_IO_EVENT:
+        fgrab_src_live_take_events (&self->live, node);
+        break;
       case FGRAB_IO_TIMEOUT:
         /* a card that stops delivering while it drains is left to the
          * drain's hang guard: reopening would start the encoder again */
@@ -624,6 +637,22 @@ frame_is_whole (GstFgrabSrc * self, gsize size)
       return TRUE;
   }
   fgrab_frame_clock_drop (&self->fclock, size == 0 ? "empty" : "short", size,
+      self->layout.payload);
+  return FALSE;
+}
+
+/* A whole frame that the live input lets through: one read while the
+ * picture is gone is dropped (and counted lost) with signal-loss=nothing,
+ * or on a format that cannot be pushed black. */
+static gboolean
+frame_is_pushed (GstFgrabSrc * self, gsize size)
+{
+  if (!frame_is_whole (self, size))
+    return FALSE;
+  if (fgrab_src_live_frame (&self->live, self->obj.node,
+          self->obj.format->kind == FGRAB_FORMAT_KIND_RAW))
+    return TRUE;
+  fgrab_frame_clock_drop (&self->fclock, "no signal", size,
       self->layout.payload);
   return FALSE;
 }
@@ -685,7 +714,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
       ret = read_frame (self, self->alloc.staging, &size);
       if (ret != GST_FLOW_OK)
         return ret;
-    } while (!frame_is_whole (self, size));
+    } while (!frame_is_pushed (self, size));
     if (!fgrab_src_alloc_unpack (&self->alloc, buf))
       return GST_FLOW_ERROR;
     size = self->info.size;
@@ -706,7 +735,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
     }
     do {
       ret = read_frame (self, map.data, &size);
-    } while (ret == GST_FLOW_OK && !frame_is_whole (self, size));
+    } while (ret == GST_FLOW_OK && !frame_is_pushed (self, size));
     if (ret == GST_FLOW_OK && self->obj.format->kind == FGRAB_FORMAT_KIND_STREAM
         && !fgrab_src_stream_align (&self->stream, &self->obj, map.data, &size))
       ret = GST_FLOW_NOT_NEGOTIATED;
@@ -735,6 +764,8 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
    * the usual case, needs no resize */
   if (size != buf_size)
     gst_buffer_set_size (buf, size);
+  if (self->live.blacken && !fgrab_src_live_blacken (buf, &self->info))
+    return GST_FLOW_ERROR;
   fgrab_frame_clock_stamp (&self->fclock, buf, size);
 
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %" G_GSIZE_FORMAT
@@ -797,6 +828,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
   fgrab_tuning_install (G_OBJECT_CLASS (klass), FALSE);
 
   fgrab_src_recovery_install_property (G_OBJECT_CLASS (klass), PROP_TIMEOUT);
+  fgrab_src_live_install_property (G_OBJECT_CLASS (klass), PROP_SIGNAL_LOSS);
   fgrab_object_install_src_vfuncs (basesrc_class);
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
   element_class->send_event = GST_DEBUG_FUNCPTR (gst_fgrab_src_send_event);
@@ -820,6 +852,7 @@ gst_fgrab_src_init (GstFgrabSrc * self)
 {
   fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
   fgrab_src_recovery_init (&self->recovery, GST_ELEMENT (self));
+  fgrab_src_live_init (&self->live, GST_ELEMENT (self));
   gst_video_info_init (&self->info);
   fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
   fgrab_src_stream_init (&self->stream, GST_ELEMENT (self), send_eos_at_once);

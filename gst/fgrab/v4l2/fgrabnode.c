@@ -35,6 +35,7 @@
 
 #include "fgrabnodecore.h"
 #include "fgrabnode.h"
+#include "fgrabnodeevents.h"
 #include "fgrabnodeio.h"
 #include "fgrabnodeprobe.h"
 #include "fgrabnodevbi.h"
@@ -95,6 +96,7 @@ fgrab_node_unref (FgrabNode * node)
   if (node->poll)
     gst_poll_free (node->poll);
   g_array_free (node->fourccs, TRUE);
+  g_clear_pointer (&node->subscriptions, g_array_unref);
   g_rec_mutex_clear (&node->lock);
   g_free (node->path);
   g_free (node);
@@ -301,6 +303,7 @@ fgrab_node_open (FgrabNode * node, GError ** error)
     return FALSE;
   }
 
+  fgrab_node_resubscribe_events (node);
   /* G_FMT waits for the first use: an input or standard selected next
    * would change the format again */
   fgrab_node_forget_format (node);

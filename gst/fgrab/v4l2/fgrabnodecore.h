@@ -37,6 +37,8 @@
  *   fgrabnodeencoder.h   MPEG encoder commands
  *   fgrabnodevbi.h       sliced VBI; fgrabnodevbiraw.h raw VBI, both on
  *   fgrabnodevbistd.h    the VBI standard and its errors
+ *   fgrabnodeevents.h    the driver's events
+ *   fgrabnodesignal.h    what arrives at the current input
  *
  * The node layer knows no GstElement: it reports with GError
  * (FGRAB_NODE_ERROR), which the element layer maps to GStreamer errors
@@ -115,6 +117,11 @@ struct _FgrabNode
   guint64 empty_reads;
   /* how long a read waits for data before it gives up, 0 for ever */
   GstClockTime stall_timeout;
+  /* the poll set waits for events too (POLLPRI), fgrabnodeio.c's */
+  gboolean watch_events;
+  /* the event subscriptions (struct v4l2_event_subscription), NULL for
+   * none, fgrabnodeevents.c's: kept across a reopen */
+  GArray *subscriptions;
 
   struct v4l2_capability vcap;
   /* the capabilities of this node: device_caps when the driver has them */

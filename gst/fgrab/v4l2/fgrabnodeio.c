@@ -109,6 +109,18 @@ fgrab_node_io_detach (FgrabNode * node)
   if (node->poll && node->pollfd.fd >= 0)
     gst_poll_remove_fd (node->poll, &node->pollfd);
   gst_poll_fd_init (&node->pollfd);
+  node->watch_events = FALSE;
+}
+
+void
+fgrab_node_io_watch_events (FgrabNode * node, gboolean watch)
+{
+  HOLD_NODE_LOCK (node);
+
+  if (node->output || node->poll == NULL || node->pollfd.fd < 0)
+    return;
+  gst_poll_fd_ctl_pri (node->poll, &node->pollfd, watch);
+  node->watch_events = watch;
 }
 
 /* Some drivers never report readiness to poll() for a plain reader
@@ -256,6 +268,9 @@ fgrab_node_read (FgrabNode * node, guint8 * data, gsize size,
         return result;
       waited = TRUE;
       polled_error = gst_poll_fd_has_error (node->poll, &node->pollfd);
+      if (woke && node->watch_events &&
+          gst_poll_fd_has_pri (node->poll, &node->pollfd))
+        return FGRAB_IO_EVENT;
     }
 
     n = read (node->fd, data, size);

@@ -38,11 +38,17 @@ typedef enum
   FGRAB_IO_ERROR,
   /* No data for the stall timeout (fgrab_node_set_stall_timeout). */
   FGRAB_IO_TIMEOUT,
+  /* The driver has an event pending (fgrabnodeevents.h): dequeue them
+   * all, then read again. */
+  FGRAB_IO_EVENT,
 } FgrabIoResult;
 
 /* The node's fd joins (leaves) the node's poll set, at open (close). */
 gboolean fgrab_node_io_attach (FgrabNode * node, GError ** error);
 void fgrab_node_io_detach (FgrabNode * node);
+/* Whether a reader's waits also end for a pending event (POLLPRI), for
+ * fgrabnodeevents.c: on a capture node only. */
+void fgrab_node_io_watch_events (FgrabNode * node, gboolean watch);
 
 /* Interruptible I/O on the node, waiting in the node's GstPoll. */
 void fgrab_node_set_flushing (FgrabNode * node, gboolean flushing);

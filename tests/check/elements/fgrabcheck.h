@@ -100,6 +100,10 @@ void fgrab_check_assert_pipeline_error (const gchar * desc, GstState state,
  * element posts; _free takes it off again. */
 GstBus *fgrab_check_harness_bus (GstHarness * h);
 void fgrab_check_harness_bus_free (GstHarness * h, GstBus * bus);
+/* The first element message named @name waiting on @bus, NULL when none
+ * is; the element messages of other names before it are dropped. */
+GstMessage *fgrab_check_pop_element_message (GstBus * bus,
+    const gchar * name);
 /* The harness's element of @factory (a reference). */
 GstElement *fgrab_check_harness_element (GstHarness * h,
     const gchar * factory);

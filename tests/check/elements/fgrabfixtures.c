@@ -275,6 +275,19 @@ fgrab_check_harness_bus_free (GstHarness * h, GstBus * bus)
   gst_object_unref (bus);
 }
 
+GstMessage *
+fgrab_check_pop_element_message (GstBus * bus, const gchar * name)
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    if (gst_structure_has_name (gst_message_get_structure (msg), name))
+      return msg;
+    gst_message_unref (msg);
+  }
+  return NULL;
+}
+
 GstElement *
 fgrab_check_harness_element (GstHarness * h, const gchar * factory)
 {

@@ -233,25 +233,24 @@ GST_START_TEST (test_pal_wss_posts_the_aspect_ratio)
   fail_unless_equals_int (fake_v4l2_device_get_vbi_service_set (dev),
       V4L2_SLICED_WSS_625);
 
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  msg = fgrab_check_pop_element_message (bus, "fgrab-wss");
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
-  fail_unless (gst_structure_has_name (s, "fgrab-wss"));
   fail_unless (gst_structure_get_uint (s, "wss", &wss));
   fail_unless_equals_int (wss, 0x0008);
   fail_unless_equals_string (gst_structure_get_string (s, "aspect-ratio"),
       "4:3 full format");
   gst_message_unref (msg);
   /* the same WSS again is no news (other messages may come: a QoS
-   * message for a frame lost on a loaded machine) */
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+   * message for a frame lost on a loaded machine, the input's status) */
+  msg = fgrab_check_pop_element_message (bus, "fgrab-wss");
   fail_if (msg != NULL, "a second message %" GST_PTR_FORMAT, msg);
 
   /* frames read before the change may still wait in the harness */
   fake_v4l2_device_set_vbi_wss (dev, 0x000b);
   for (n = 0, msg = NULL; msg == NULL && n < 1000; n++) {
     gst_buffer_unref (gst_harness_pull (h));
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+    msg = fgrab_check_pop_element_message (bus, "fgrab-wss");
   }
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);

@@ -1,0 +1,273 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* fgrabsrc's live input: its status as it changes, and what is pushed
+ * while the picture is gone. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "fgrabsrclive.h"
+#include "v4l2/fgrabnodeevents.h"
+
+#include "fgrabdebug.h"
+#define GST_CAT_DEFAULT gst_fgrab_src_debug
+
+#define DEFAULT_SIGNAL_LOSS GST_FGRAB_SIGNAL_LOSS_DRIVER
+/* How often the status of a driver without source-change events is read
+ * again, between frames. */
+#define POLL_PERIOD_US G_USEC_PER_SEC
+
+void
+fgrab_src_live_init (FgrabSrcLive * live, GstElement * element)
+{
+  live->element = element;
+  live->signal_loss = DEFAULT_SIGNAL_LOSS;
+}
+
+void
+fgrab_src_live_install_property (GObjectClass * klass, guint prop_id)
+{
+  /**
+   * GstFgrabSrc:signal-loss:
+   *
+   * What to push while the input has no picture (ENUMINPUT's status says
+   * no power, no signal or no sync).  driver (the default): the frames
+   * the driver gives, as before (vivid gives noise, a card black or its
+   * last picture).  nothing: the frames are dropped and posted as lost
+   * (QoS), and the first frame after the picture returns is DISCONT.
+   * black: each frame is pushed black, at the rate the driver keeps, so
+   * that a live view shows black and a recorder keeps its timeline (raw
+   * video only: compressed and VBI frames are dropped instead).
+   *
+   * Whatever the setting, the loss is posted as a warning ("Signal lost
+   * on input 'S-Video': no signal.") and the return as an info, and each
+   * change of the input's status as the element message
+   * `fgrab-input-status` (fields: `input` (string), `input-index` (uint),
+   * `status` (uint, the V4L2_IN_ST_* bits), `flags` (array of strings:
+   * no-power, no-signal, no-sync, no-color, no-h-lock, ...), `signal`
+   * (boolean: a picture comes)), also once when streaming starts.  The
+   * status is read when the driver sends a source change event, and
+   * about once a second from a driver that sends none.  Read when the
+   * caps are set.
+   */
+  g_object_class_install_property (klass, prop_id,
+      g_param_spec_enum ("signal-loss", "Signal loss",
+          "What to push while the input has no signal: the driver's frames, "
+          "nothing, or black frames", GST_TYPE_FGRAB_SIGNAL_LOSS,
+          DEFAULT_SIGNAL_LOSS, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_SIGNAL_LOSS, 0);
+}
+
+void
+fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value)
+{
+  GST_OBJECT_LOCK (live->element);
+  live->signal_loss = g_value_get_enum (value);
+  GST_OBJECT_UNLOCK (live->element);
+}
+
+void
+fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value)
+{
+  GST_OBJECT_LOCK (live->element);
+  g_value_set_enum (value, live->signal_loss);
+  GST_OBJECT_UNLOCK (live->element);
+}
+
+/* The fgrab-input-status message's structure. */
+static GstStructure *
+status_structure (const FgrabInputStatus * input)
+{
+  const gchar **nicks = fgrab_input_status_to_nicks (input->status);
+  GValue flags = G_VALUE_INIT;
+  GstStructure *s;
+  guint i;
+
+  gst_value_array_init (&flags, 0);
+  for (i = 0; nicks[i]; i++) {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_static_string (&v, nicks[i]);
+    gst_value_array_append_and_take_value (&flags, &v);
+  }
+  g_free (nicks);
+  s = gst_structure_new ("fgrab-input-status",
+      "input", G_TYPE_STRING, input->name,
+      "input-index", G_TYPE_UINT, input->index,
+      "status", G_TYPE_UINT, input->status,
+      "signal", G_TYPE_BOOLEAN,
+      (input->status & FGRAB_INPUT_NO_PICTURE) == 0, NULL);
+  gst_structure_take_value (s, "flags", &flags);
+  return s;
+}
+
+/* Posts the status @now when it is new (or @first): the warning or info
+ * when the picture went or came back, and the message. */
+static void
+report (FgrabSrcLive * live, const FgrabInputStatus * now, gboolean first)
+{
+  gboolean lost = (now->status & FGRAB_INPUT_NO_PICTURE) != 0;
+  gchar *words;
+
+  if (!first && now->index == live->input.index &&
+      now->status == live->input.status)
+    return;
+  words = fgrab_input_status_to_string (now->status);
+  GST_INFO_OBJECT (live->element, "input %u '%s': %s (0x%08x)", now->index,
+      now->name, words, now->status);
+  if (lost && !live->lost)
+    GST_ELEMENT_WARNING (live->element, RESOURCE, READ,
+        ("Signal lost on input '%s': %s.", now->name, words),
+        ("input %u, V4L2 status 0x%08x", now->index, now->status));
+  else if (!lost && live->lost)
+    GST_ELEMENT_INFO (live->element, RESOURCE, READ,
+        ("Signal recovered on input '%s'.", now->name),
+        ("input %u, V4L2 status 0x%08x", now->index, now->status));
+  g_free (words);
+  live->input = *now;
+  live->lost = lost;
+  gst_element_post_message (live->element,
+      gst_message_new_element (GST_OBJECT_CAST (live->element),
+          status_structure (now)));
+}
+
+static void
+refresh (FgrabSrcLive * live, FgrabNode * node)
+{
+  FgrabInputStatus now;
+
+  live->next_poll = g_get_monotonic_time () + POLL_PERIOD_US;
+  if (fgrab_node_get_input_status (node, &now))
+    report (live, &now, FALSE);
+}
+
+void
+fgrab_src_live_start (FgrabSrcLive * live, FgrabNode * node)
+{
+  GST_OBJECT_LOCK (live->element);
+  live->mode = live->signal_loss;
+  GST_OBJECT_UNLOCK (live->element);
+  live->lost = FALSE;
+  live->blacken = FALSE;
+  fgrab_node_unsubscribe_events (node);
+  live->watching = fgrab_node_get_input_status (node, &live->input);
+  if (!live->watching) {
+    GST_DEBUG_OBJECT (live->element, "no input status to watch");
+    return;
+  }
+  live->events = fgrab_node_subscribe_event (node, V4L2_EVENT_SOURCE_CHANGE,
+      live->input.index, 0);
+  GST_DEBUG_OBJECT (live->element, "watching input %u '%s' %s",
+      live->input.index, live->input.name, live->events ?
+      "on source change events" : "once a second (no events)");
+  live->next_poll = g_get_monotonic_time () + POLL_PERIOD_US;
+  report (live, &live->input, TRUE);
+}
+
+void
+fgrab_src_live_stop (FgrabSrcLive * live, FgrabNode * node)
+{
+  if (node)
+    fgrab_node_unsubscribe_events (node);
+  live->watching = FALSE;
+  live->events = FALSE;
+}
+
+void
+fgrab_src_live_take_events (FgrabSrcLive * live, FgrabNode * node)
+{
+  struct v4l2_event event;
+  gboolean changed = FALSE;
+
+  while (fgrab_node_dequeue_event (node, &event))
+    if (event.type == V4L2_EVENT_SOURCE_CHANGE)
+      changed = TRUE;
+  if (changed && live->watching)
+    refresh (live, node);
+}
+
+gboolean
+fgrab_src_live_frame (FgrabSrcLive * live, FgrabNode * node, gboolean raw_video)
+{
+  if (live->watching && !live->events &&
+      g_get_monotonic_time () >= live->next_poll)
+    refresh (live, node);
+  live->blacken = FALSE;
+  if (!live->lost || live->mode == GST_FGRAB_SIGNAL_LOSS_DRIVER)
+    return TRUE;
+  if (live->mode == GST_FGRAB_SIGNAL_LOSS_BLACK && raw_video) {
+    live->blacken = TRUE;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+/* One unpacked pixel of black in @finfo's unpack format (AYUV or ARGB,
+ * 8 or 16 bits a component): limited-range YUV black unless @full. */
+static void
+black_pixel (const GstVideoFormatInfo * finfo, gboolean full, guint8 * px)
+{
+  gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
+  guint16 c[4] = { 0xffff, yuv && !full ? 16 << 8 : 0,
+    yuv ? 128 << 8 : 0, yuv ? 128 << 8 : 0
+  };
+  guint i;
+
+  for (i = 0; i < 4; i++) {
+    if (finfo->unpack_format == GST_VIDEO_FORMAT_AYUV64 ||
+        finfo->unpack_format == GST_VIDEO_FORMAT_ARGB64)
+      ((guint16 *) px)[i] = c[i];
+    else
+      px[i] = c[i] >> 8;
+  }
+}
+
+gboolean
+fgrab_src_live_blacken (GstBuffer * buf, const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gboolean wide = finfo->unpack_format == GST_VIDEO_FORMAT_AYUV64 ||
+      finfo->unpack_format == GST_VIDEO_FORMAT_ARGB64;
+  gint width = GST_VIDEO_INFO_WIDTH (info), lines = MAX (finfo->pack_lines, 1);
+  gsize px_size = wide ? 8 : 4;
+  GstVideoFrame frame;
+  guint8 *line;
+  gint x, y;
+
+  if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buf, GST_MAP_WRITE))
+    return FALSE;
+  line = g_malloc ((gsize) width * lines * px_size);
+  black_pixel (finfo, info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255,
+      line);
+  for (x = 1; x < width * lines; x++)
+    memcpy (line + x * px_size, line, px_size);
+  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y += lines)
+    finfo->pack_func (finfo, GST_VIDEO_PACK_FLAG_NONE, line,
+        width * px_size, frame.data, frame.info.stride,
+        info->chroma_site, y, width);
+  g_free (line);
+  gst_video_frame_unmap (&frame);
+  return TRUE;
+}

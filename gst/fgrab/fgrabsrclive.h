@@ -1,0 +1,84 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+#ifndef __FGRAB_SRC_LIVE_H__
+#define __FGRAB_SRC_LIVE_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "fgrabenums.h"
+#include "v4l2/fgrabnodesignal.h"
+
+/* fgrabsrc's live input: the status of the input it reads (power,
+ * signal, sync, colour), read at the start of the stream, whenever the
+ * driver signals a source change (V4L2_EVENT_SOURCE_CHANGE, woken by
+ * POLLPRI) and, from a driver without that event, about once a second
+ * between frames; posted as it changes (a warning when the picture goes,
+ * an info when it returns, and the fgrab-input-status element message
+ * each time); and its signal-loss property, what is pushed while the
+ * picture is gone. */
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GstElement *element;
+  /* the signal-loss property, under the element's object lock */
+  gint signal_loss;
+
+  /* the streaming thread's, from fgrab_src_live_start: the property in
+   * force, whether the node has an input to watch and sends source
+   * changes for it, what was read last, whether the picture is gone, and
+   * when a driver without events is asked again (monotonic, us) */
+  GstFgrabSignalLoss mode;
+  gboolean watching;
+  gboolean events;
+  FgrabInputStatus input;
+  gboolean lost;
+  gint64 next_poll;
+  /* the frame fgrab_src_live_frame kept is to be pushed black */
+  gboolean blacken;
+} FgrabSrcLive;
+
+void fgrab_src_live_init (FgrabSrcLive * live, GstElement * element);
+void fgrab_src_live_install_property (GObjectClass * klass, guint prop_id);
+void fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value);
+void fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value);
+
+/* The caps are set: subscribes to the input's source changes, reads its
+ * status and posts it. */
+void fgrab_src_live_start (FgrabSrcLive * live, FgrabNode * node);
+/* The stream stops: the subscriptions go. */
+void fgrab_src_live_stop (FgrabSrcLive * live, FgrabNode * node);
+/* The node has events pending (FGRAB_IO_EVENT): takes them all, and reads
+ * the status again after a source change. */
+void fgrab_src_live_take_events (FgrabSrcLive * live, FgrabNode * node);
+/* After each whole frame read: FALSE when it is to be dropped (the
+ * picture is gone and signal-loss is nothing, or black on a format that
+ * is not raw video), else TRUE, with live->blacken saying whether it goes
+ * out black. */
+gboolean fgrab_src_live_frame (FgrabSrcLive * live, FgrabNode * node,
+    gboolean raw_video);
+/* Paints @buf, a frame of @info (its video meta's layout if it has one),
+ * black.  FALSE when it cannot be mapped. */
+gboolean fgrab_src_live_blacken (GstBuffer * buf, const GstVideoInfo * info);
+
+G_END_DECLS
+#endif /* __FGRAB_SRC_LIVE_H__ */
