@@ -244,6 +244,16 @@ io_error (FgrabNode * node, gint err, const gchar * op, GError ** error)
   return FGRAB_IO_ERROR;
 }
 
+/* Whether the driver has an event pending, without waiting: a reader
+ * whose reads always find data never waits in poll, where POLLPRI would
+ * show. */
+static gboolean
+event_pending (FgrabNode * node)
+{
+  return node->watch_events && gst_poll_wait (node->poll, 0) > 0 &&
+      gst_poll_fd_has_pri (node->poll, &node->pollfd);
+}
+
 FgrabIoResult
 fgrab_node_read (FgrabNode * node, guint8 * data, gsize size,
     gsize * nread, GError ** error)
@@ -271,6 +281,8 @@ fgrab_node_read (FgrabNode * node, guint8 * data, gsize size,
       if (woke && node->watch_events &&
           gst_poll_fd_has_pri (node->poll, &node->pollfd))
         return FGRAB_IO_EVENT;
+    } else if (event_pending (node)) {
+      return FGRAB_IO_EVENT;
     }
 
     n = read (node->fd, data, size);

@@ -1,0 +1,344 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* fgrabsrc's live input against the fake device's model of one (events,
+ * ENUMINPUT status; checked against vivid by the kernel tier's
+ * live-inputs group): the loss and return of the picture posted as they
+ * happen, with and without the driver's source change events, and what
+ * each signal-loss setting pushes meanwhile. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+
+#include "fakev4l2.h"
+#include "fgrabcheck.h"
+
+#define TV_PATH "/dev/fake-tv"
+#define SVIDEO 2
+/* hang guards, not timing requirements */
+#define MESSAGE_TIMEOUT (10 * GST_SECOND)
+#define MAX_FRAMES 1000
+
+static GstHarness *
+svideo_harness (const gchar * props, GstBus ** bus)
+{
+  gchar *desc = g_strdup_printf ("fgrabsrc device=" TV_PATH " input=2 %s",
+      props);
+  GstHarness *h = fgrab_check_harness_new_parse (desc);
+
+  g_free (desc);
+  *bus = fgrab_check_harness_bus (h);
+  gst_harness_play (h);
+  return h;
+}
+
+/* What the element said on @bus (warnings and infos, a line each:
+ * "WARNING: text"), appended to @said, and the fgrab-input-status
+ * message's structure if one came with signal field @signal (else NULL);
+ * the rest is dropped. */
+static GstStructure *
+take_messages (GstBus * bus, gboolean signal, GString * said)
+{
+  GstStructure *found = NULL;
+  GstMessage *msg;
+  gboolean got;
+  GError *err;
+
+  while ((msg = gst_bus_pop (bus))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    err = NULL;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+      gst_message_parse_warning (msg, &err, NULL);
+    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_INFO)
+      gst_message_parse_info (msg, &err, NULL);
+    if (err)
+      g_string_append_printf (said, "%s: %s\n",
+          GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING ? "WARNING" : "INFO",
+          err->message);
+    g_clear_error (&err);
+    if (found == NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_structure_has_name (s, "fgrab-input-status") &&
+        gst_structure_get_boolean (s, "signal", &got) && got == signal)
+      found = gst_structure_copy (s);
+    gst_message_unref (msg);
+  }
+  return found;
+}
+
+/* Takes the frames that come (none may) until the element has posted an
+ * fgrab-input-status message whose signal field is @signal, and returns
+ * its structure; what it said meanwhile is appended to @said. */
+static GstStructure *
+pull_until_status (GstHarness * h, GstBus * bus, gboolean signal,
+    GString * said)
+{
+  gint64 deadline = g_get_monotonic_time () + MESSAGE_TIMEOUT / GST_USECOND;
+  GstStructure *s = NULL;
+  GstBuffer *buf;
+
+  while (s == NULL && g_get_monotonic_time () < deadline) {
+    if ((buf = gst_harness_try_pull (h)))
+      gst_buffer_unref (buf);
+    else
+      g_usleep (5000);
+    s = take_messages (bus, signal, said);
+  }
+  fail_unless (s != NULL, "no fgrab-input-status with signal=%d", signal);
+  return s;
+}
+
+static void
+assert_said (GString * said, const gchar * line)
+{
+  fail_unless (strstr (said->str, line) != NULL, "'%s' not in:\n%s", line,
+      said->str);
+}
+
+static gboolean
+flags_have (const GstStructure * s, const gchar * nick)
+{
+  const GValue *flags = gst_structure_get_value (s, "flags");
+  guint i;
+
+  fail_unless (flags != NULL && GST_VALUE_HOLDS_ARRAY (flags));
+  for (i = 0; i < gst_value_array_get_size (flags); i++)
+    if (g_str_equal (g_value_get_string (gst_value_array_get_value (flags,
+                    i)), nick))
+      return TRUE;
+  return FALSE;
+}
+
+/* The message of a picture that went, on input @index named @name. */
+static void
+assert_lost (const GstStructure * s, const gchar * nick)
+{
+  guint index = 99;
+
+  fail_unless_equals_string (gst_structure_get_string (s, "input"),
+      "S-Video 2");
+  fail_unless (gst_structure_get_uint (s, "input-index", &index));
+  fail_unless_equals_int (index, SVIDEO);
+  fail_unless (flags_have (s, nick), "flags lack %s", nick);
+}
+
+/* The signal goes and comes back under the default signal-loss (the
+ * driver's frames): a warning that names the input and what is wrong, an
+ * info when it returns, and the status message each time, all through
+ * the source change event the element subscribed to. */
+GST_START_TEST (test_signal_lost_and_recovered_are_posted)
+{
+  GString *said = g_string_new (NULL);
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstBus *bus;
+  GstHarness *h = svideo_harness ("", &bus);
+  GstStructure *s;
+
+  s = pull_until_status (h, bus, TRUE, said);
+  fail_unless (!flags_have (s, "no-signal"));
+  gst_structure_free (s);
+  fail_unless (fake_v4l2_device_is_event_subscribed (dev,
+          V4L2_EVENT_SOURCE_CHANGE, SVIDEO));
+
+  fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
+  s = pull_until_status (h, bus, FALSE, said);
+  assert_lost (s, "no-signal");
+  gst_structure_free (s);
+  assert_said (said, "WARNING: Signal lost on input 'S-Video 2': no signal.");
+
+  fake_v4l2_device_set_input_status (dev, SVIDEO, 0);
+  s = pull_until_status (h, bus, TRUE, said);
+  gst_structure_free (s);
+  assert_said (said, "INFO: Signal recovered on input 'S-Video 2'.");
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A driver without events (ENOTTY) has its status read between frames,
+ * about once a second: the loss is found all the same. */
+GST_START_TEST (test_status_read_again_without_events)
+{
+  GString *said = g_string_new (NULL);
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstBus *bus;
+  GstHarness *h;
+  GstStructure *s;
+
+  fake_v4l2_device_set_events (dev, FALSE);
+  h = svideo_harness ("", &bus);
+  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  fail_if (fake_v4l2_device_is_event_subscribed (dev,
+          V4L2_EVENT_SOURCE_CHANGE, SVIDEO));
+
+  fake_v4l2_device_set_input_status (dev, SVIDEO,
+      V4L2_IN_ST_NO_POWER | V4L2_IN_ST_NO_COLOR);
+  s = pull_until_status (h, bus, FALSE, said);
+  assert_lost (s, "no-power");
+  fail_unless (flags_have (s, "no-color"));
+  gst_structure_free (s);
+  assert_said (said,
+      "WARNING: Signal lost on input 'S-Video 2': no power, no colour.");
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* An input with no picture when streaming starts is said at once. */
+GST_START_TEST (test_no_signal_at_start_is_posted)
+{
+  GString *said = g_string_new (NULL);
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstBus *bus;
+  GstHarness *h;
+  GstStructure *s;
+
+  fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SYNC);
+  h = svideo_harness ("", &bus);
+  s = pull_until_status (h, bus, FALSE, said);
+  assert_lost (s, "no-sync");
+  gst_structure_free (s);
+  assert_said (said, "WARNING: Signal lost on input 'S-Video 2': "
+      "no synchronization lock.");
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* signal-loss=nothing: no frame while the picture is gone, each one read
+ * posted as lost (QoS); the first after its return is DISCONT. */
+GST_START_TEST (test_signal_loss_nothing_pushes_no_frame)
+{
+  GString *said = g_string_new (NULL);
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstBus *bus;
+  GstHarness *h = svideo_harness ("signal-loss=nothing", &bus);
+  GstMessage *qos;
+  GstBuffer *buf;
+  guint n;
+
+  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
+  gst_structure_free (pull_until_status (h, bus, FALSE, said));
+  /* frames read before the loss may still wait in the harness */
+  while ((buf = gst_harness_try_pull (h)))
+    gst_buffer_unref (buf);
+
+  qos = gst_bus_timed_pop_filtered (bus, MESSAGE_TIMEOUT, GST_MESSAGE_QOS);
+  fail_unless (qos != NULL, "no frame was posted as lost");
+  gst_message_unref (qos);
+  fail_unless (gst_harness_try_pull (h) == NULL,
+      "a frame was pushed without a signal");
+
+  fake_v4l2_device_set_input_status (dev, SVIDEO, 0);
+  buf = gst_harness_pull (h);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
+  gst_buffer_unref (buf);
+  for (n = 0; n < 3; n++)
+    gst_buffer_unref (gst_harness_pull (h));
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* signal-loss=black: frames keep coming, black (YUY2 limited range: Y 16,
+ * U and V 128), until the picture returns. */
+GST_START_TEST (test_signal_loss_black_pushes_black_frames)
+{
+  GString *said = g_string_new (NULL);
+  static const guint8 black[4] = { 16, 128, 16, 128 };
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstBus *bus;
+  GstHarness *h = svideo_harness ("signal-loss=black", &bus);
+  GstBuffer *buf = NULL;
+  GstMapInfo map;
+  gboolean is_black = FALSE;
+  guint n;
+  gsize i;
+
+  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
+  for (n = 0; !is_black && n < MAX_FRAMES; n++) {
+    gst_clear_buffer (&buf);
+    buf = gst_harness_pull (h);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    for (i = 0; i < map.size && map.data[i] == black[i % 4]; i++);
+    is_black = i == map.size;
+    gst_buffer_unmap (buf, &map);
+  }
+  fail_unless (is_black, "no black frame came");
+  /* S-Video under PAL */
+  fail_unless_equals_int (gst_buffer_get_size (buf), 720 * 576 * 2);
+  gst_buffer_unref (buf);
+
+  /* and the picture comes back: the frames pushed after the status said
+   * so are the driver's again (the black ones before it may still wait
+   * in the harness) */
+  fake_v4l2_device_set_input_status (dev, SVIDEO, 0);
+  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  while ((buf = gst_harness_try_pull (h)))
+    gst_buffer_unref (buf);
+  buf = gst_harness_pull (h);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  for (i = 0; i < map.size && map.data[i] == black[i % 4]; i++);
+  fail_if (i == map.size, "a black frame after the signal returned");
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+fgrablive_suite (void)
+{
+  Suite *s = suite_create ("fgrablive");
+  TCase *tc = fgrab_check_tcase_new ("general", NULL, fake_v4l2_reset);
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_signal_lost_and_recovered_are_posted);
+  tcase_add_test (tc, test_status_read_again_without_events);
+  tcase_add_test (tc, test_no_signal_at_start_is_posted);
+  tcase_add_test (tc, test_signal_loss_nothing_pushes_no_frame);
+  tcase_add_test (tc, test_signal_loss_black_pushes_black_frames);
+  return s;
+}
+
+FGRAB_CHECK_MAIN (fgrablive);
