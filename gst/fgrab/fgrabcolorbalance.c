@@ -26,6 +26,7 @@
 #include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
 #include "v4l2/fgrabnode.h"
+#include "v4l2/fgrabnodeevents.h"
 #include "v4l2/fgrabnodecontrols.h"
 
 /* FgrabObject's colour balance: the channels of the open node, built
@@ -174,4 +175,33 @@ fgrab_color_balance_finalize (FgrabObject * obj)
 {
   fgrab_color_balance_clear (obj);
   g_clear_pointer (&obj->balance, g_free);
+}
+
+void
+fgrab_color_balance_watch (FgrabObject * obj, FgrabNode * node)
+{
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (picture_controls); c++)
+    fgrab_node_subscribe_event (node, V4L2_EVENT_CTRL, picture_controls[c], 0);
+}
+
+void
+fgrab_color_balance_changed (FgrabObject * obj, guint32 id, gint value)
+{
+  GstColorBalanceChannel *channel = NULL;
+  GList *l;
+
+  GST_OBJECT_LOCK (obj->element);
+  for (l = obj->balance->channels; l && channel == NULL; l = l->next)
+    if (GPOINTER_TO_UINT (g_object_get_qdata (l->data, control_quark ())) == id)
+      channel = g_object_ref (l->data);
+  GST_OBJECT_UNLOCK (obj->element);
+
+  fgrab_control_props_notify (obj, id);
+  if (channel == NULL)
+    return;
+  gst_color_balance_value_changed (GST_COLOR_BALANCE (obj->element), channel,
+      value);
+  g_object_unref (channel);
 }

@@ -33,6 +33,13 @@ G_BEGIN_DECLS
 void fgrab_color_balance_interface_init (GstColorBalanceInterface * iface);
 /* READY->NULL: the channels belong to the node that closes. */
 void fgrab_color_balance_clear (FgrabObject * obj);
+/* Another program changing a picture control shows: subscribes @node to
+ * the control events of every picture control (those it has). */
+void fgrab_color_balance_watch (FgrabObject * obj, FgrabNode * node);
+/* Control @id became @value behind the element's back (a control event):
+ * notify on its property and GstColorBalance's value-changed on its
+ * channel, if it has them.  No lock held. */
+void fgrab_color_balance_changed (FgrabObject * obj, guint32 id, gint value);
 /* The element's init and finalize: obj->balance. */
 void fgrab_color_balance_init (FgrabObject * obj);
 void fgrab_color_balance_finalize (FgrabObject * obj);

@@ -334,3 +334,12 @@ fgrab_control_props_unconfigure (FgrabObject * obj)
   obj->controls->output_due = FALSE;
   GST_OBJECT_UNLOCK (obj->element);
 }
+
+void
+fgrab_control_props_notify (FgrabObject * obj, guint32 id)
+{
+  gint i = balance_index (id);
+
+  if (i >= 0)
+    g_object_notify (G_OBJECT (obj->element), balance_props[i].name);
+}

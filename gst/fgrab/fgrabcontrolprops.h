@@ -49,6 +49,9 @@ void fgrab_control_props_set_control (FgrabObject * obj, guint32 id,
     const gchar * name, gint value);
 /* The driver's value while open, else the setting (0 when unset). */
 gint fgrab_control_props_get_control (FgrabObject * obj, guint32 id);
+/* Control @id was changed by another program: notify on its colour
+ * balance property, if it has one. */
+void fgrab_control_props_notify (FgrabObject * obj, guint32 id);
 /* At open, after the input and norm and before the caps are probed. */
 void fgrab_control_props_apply (FgrabObject * obj, FgrabNode * node);
 /* An output node's controls, once its format is set (and from then on

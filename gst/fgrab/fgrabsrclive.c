@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "fgrabsrclive.h"
+#include "fgrabcolorbalance.h"
 #include "v4l2/fgrabnodeevents.h"
 
 #include "fgrabdebug.h"
@@ -38,9 +39,10 @@
 #define POLL_PERIOD_US G_USEC_PER_SEC
 
 void
-fgrab_src_live_init (FgrabSrcLive * live, GstElement * element)
+fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj)
 {
-  live->element = element;
+  live->obj = obj;
+  live->element = obj->element;
   live->signal_loss = DEFAULT_SIGNAL_LOSS;
 }
 
@@ -164,14 +166,17 @@ refresh (FgrabSrcLive * live, FgrabNode * node)
 }
 
 void
-fgrab_src_live_start (FgrabSrcLive * live, FgrabNode * node)
+fgrab_src_live_start (FgrabSrcLive * live)
 {
+  FgrabNode *node = live->obj->node;
+
   GST_OBJECT_LOCK (live->element);
   live->mode = live->signal_loss;
   GST_OBJECT_UNLOCK (live->element);
   live->lost = FALSE;
   live->blacken = FALSE;
   fgrab_node_unsubscribe_events (node);
+  fgrab_color_balance_watch (live->obj, node);
   live->watching = fgrab_node_get_input_status (node, &live->input);
   if (!live->watching) {
     GST_DEBUG_OBJECT (live->element, "no input status to watch");
@@ -187,33 +192,39 @@ fgrab_src_live_start (FgrabSrcLive * live, FgrabNode * node)
 }
 
 void
-fgrab_src_live_stop (FgrabSrcLive * live, FgrabNode * node)
+fgrab_src_live_stop (FgrabSrcLive * live)
 {
-  if (node)
-    fgrab_node_unsubscribe_events (node);
+  if (live->obj->node)
+    fgrab_node_unsubscribe_events (live->obj->node);
   live->watching = FALSE;
   live->events = FALSE;
 }
 
 void
-fgrab_src_live_take_events (FgrabSrcLive * live, FgrabNode * node)
+fgrab_src_live_take_events (FgrabSrcLive * live)
 {
+  FgrabNode *node = live->obj->node;
   struct v4l2_event event;
   gboolean changed = FALSE;
 
-  while (fgrab_node_dequeue_event (node, &event))
+  while (fgrab_node_dequeue_event (node, &event)) {
     if (event.type == V4L2_EVENT_SOURCE_CHANGE)
       changed = TRUE;
+    else if (event.type == V4L2_EVENT_CTRL &&
+        (event.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE) &&
+        event.u.ctrl.type != V4L2_CTRL_TYPE_INTEGER64)
+      fgrab_color_balance_changed (live->obj, event.id, event.u.ctrl.value);
+  }
   if (changed && live->watching)
     refresh (live, node);
 }
 
 gboolean
-fgrab_src_live_frame (FgrabSrcLive * live, FgrabNode * node, gboolean raw_video)
+fgrab_src_live_frame (FgrabSrcLive * live, gboolean raw_video)
 {
   if (live->watching && !live->events &&
       g_get_monotonic_time () >= live->next_poll)
-    refresh (live, node);
+    refresh (live, live->obj->node);
   live->blacken = FALSE;
   if (!live->lost || live->mode == GST_FGRAB_SIGNAL_LOSS_DRIVER)
     return TRUE;

@@ -24,6 +24,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabenums.h"
+#include "fgrabobject.h"
 #include "v4l2/fgrabnodesignal.h"
 
 /* fgrabsrc's live input: the status of the input it reads (power,
@@ -33,12 +34,15 @@
  * between frames; posted as it changes (a warning when the picture goes,
  * an info when it returns, and the fgrab-input-status element message
  * each time); and its signal-loss property, what is pushed while the
- * picture is gone. */
+ * picture is gone.  A picture control (brightness, ...) changed by
+ * another program shows as notify and value-changed (control events). */
 
 G_BEGIN_DECLS
 
 typedef struct
 {
+  /* the element's, set at init */
+  FgrabObject *obj;
   GstElement *element;
   /* the signal-loss property, under the element's object lock */
   gint signal_loss;
@@ -57,25 +61,25 @@ typedef struct
   gboolean blacken;
 } FgrabSrcLive;
 
-void fgrab_src_live_init (FgrabSrcLive * live, GstElement * element);
+void fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj);
 void fgrab_src_live_install_property (GObjectClass * klass, guint prop_id);
 void fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value);
 void fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value);
 
-/* The caps are set: subscribes to the input's source changes, reads its
- * status and posts it. */
-void fgrab_src_live_start (FgrabSrcLive * live, FgrabNode * node);
+/* The caps are set on the open node: subscribes to the input's source
+ * changes and the picture controls' events, reads the input's status and
+ * posts it. */
+void fgrab_src_live_start (FgrabSrcLive * live);
 /* The stream stops: the subscriptions go. */
-void fgrab_src_live_stop (FgrabSrcLive * live, FgrabNode * node);
-/* The node has events pending (FGRAB_IO_EVENT): takes them all, and reads
- * the status again after a source change. */
-void fgrab_src_live_take_events (FgrabSrcLive * live, FgrabNode * node);
+void fgrab_src_live_stop (FgrabSrcLive * live);
+/* The node has events pending (FGRAB_IO_EVENT): takes them all, reads
+ * the status again after a source change, tells of changed controls. */
+void fgrab_src_live_take_events (FgrabSrcLive * live);
 /* After each whole frame read: FALSE when it is to be dropped (the
  * picture is gone and signal-loss is nothing, or black on a format that
  * is not raw video), else TRUE, with live->blacken saying whether it goes
  * out black. */
-gboolean fgrab_src_live_frame (FgrabSrcLive * live, FgrabNode * node,
-    gboolean raw_video);
+gboolean fgrab_src_live_frame (FgrabSrcLive * live, gboolean raw_video);
 /* Paints @buf, a frame of @info (its video meta's layout if it has one),
  * black.  FALSE when it cannot be mapped. */
 gboolean fgrab_src_live_blacken (GstBuffer * buf, const GstVideoInfo * info);

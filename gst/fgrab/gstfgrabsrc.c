@@ -339,7 +339,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   fgrab_node_set_stall_timeout (self->obj.node,
       fgrab_src_recovery_timeout (&self->recovery,
           self->obj.format) * GST_SECOND);
-  fgrab_src_live_start (&self->live, self->obj.node);
+  fgrab_src_live_start (&self->live);
   self->obj.configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;
@@ -468,7 +468,7 @@ gst_fgrab_src_stop (GstBaseSrc * bsrc)
       self->obj.node ? self->obj.node->empty_reads : 0);
 
   fgrab_src_stream_stop (&self->stream);
-  fgrab_src_live_stop (&self->live, self->obj.node);
+  fgrab_src_live_stop (&self->live);
 
   fgrab_src_alloc_clear (&self->alloc);
   clear_configuration (self);
@@ -588,7 +588,7 @@ read_frame (GstFgrabSrc * self, guint8 * data, gsize * out_size)
       case FGRAB_IO_EOS:
         return GST_FLOW_EOS;
       case FGRAB_IO_EVENT:
-        fgrab_src_live_take_events (&self->live, node);
+        fgrab_src_live_take_events (&self->live);
         break;
       case FGRAB_IO_TIMEOUT:
         /* a card that stops delivering while it drains is left to the
@@ -649,7 +649,7 @@ frame_is_pushed (GstFgrabSrc * self, gsize size)
 {
   if (!frame_is_whole (self, size))
     return FALSE;
-  if (fgrab_src_live_frame (&self->live, self->obj.node,
+  if (fgrab_src_live_frame (&self->live,
           self->obj.format->kind == FGRAB_FORMAT_KIND_RAW))
     return TRUE;
   fgrab_frame_clock_drop (&self->fclock, "no signal", size,
@@ -852,7 +852,7 @@ gst_fgrab_src_init (GstFgrabSrc * self)
 {
   fgrab_object_init (&self->obj, GST_ELEMENT (self), FALSE, DEFAULT_DEVICE);
   fgrab_src_recovery_init (&self->recovery, GST_ELEMENT (self));
-  fgrab_src_live_init (&self->live, GST_ELEMENT (self));
+  fgrab_src_live_init (&self->live, &self->obj);
   gst_video_info_init (&self->info);
   fgrab_src_alloc_init (&self->alloc, &self->obj, &self->info, &self->layout);
   fgrab_src_stream_init (&self->stream, GST_ELEMENT (self), send_eos_at_once);

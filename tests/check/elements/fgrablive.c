@@ -31,6 +31,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
+#include <gst/video/colorbalance.h>
 
 #include "fakev4l2.h"
 #include "fgrabcheck.h"
@@ -326,6 +327,67 @@ GST_START_TEST (test_signal_loss_black_pushes_black_frames)
 
 GST_END_TEST;
 
+static void
+on_notify (GObject * object, GParamSpec * pspec, gint * notified)
+{
+  g_atomic_int_inc (notified);
+}
+
+static void
+on_value_changed (GstColorBalance * balance, GstColorBalanceChannel * channel,
+    gint value, gint * seen)
+{
+  if (g_str_equal (channel->label, "Brightness"))
+    g_atomic_int_set (seen, value);
+}
+
+/* Another program changing brightness (v4l2-ctl, a control panel) shows
+ * in the element: notify::brightness and GstColorBalance's value-changed
+ * on the channel, from the driver's control event; the property then
+ * reads the new value. */
+GST_START_TEST (test_control_changed_by_another_program_is_notified)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GString *said = g_string_new (NULL);
+  gint notified = 0, seen = -1, value = 0;
+  GstElement *src;
+  GstBus *bus;
+  GstHarness *h;
+  gint64 deadline;
+
+  fake_v4l2_device_add_user_controls (dev);
+  h = svideo_harness ("", &bus);
+  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  src = fgrab_check_harness_element (h, "fgrabsrc");
+  /* the channels exist once listed, as an application lists them */
+  fail_unless (gst_color_balance_list_channels (GST_COLOR_BALANCE (src)));
+  g_signal_connect (src, "notify::brightness", G_CALLBACK (on_notify),
+      &notified);
+  g_signal_connect (src, "value-changed", G_CALLBACK (on_value_changed), &seen);
+  fail_unless (fake_v4l2_device_is_event_subscribed (dev, V4L2_EVENT_CTRL,
+          V4L2_CID_BRIGHTNESS));
+
+  fail_unless_equals_int (fake_v4l2_device_set_control (dev,
+          V4L2_CID_BRIGHTNESS, 77), 0);
+  deadline = g_get_monotonic_time () + MESSAGE_TIMEOUT / GST_USECOND;
+  while ((g_atomic_int_get (&notified) == 0 || g_atomic_int_get (&seen) < 0)
+      && g_get_monotonic_time () < deadline)
+    gst_buffer_unref (gst_harness_pull (h));
+  fail_unless (g_atomic_int_get (&notified) > 0, "no notify::brightness");
+  fail_unless_equals_int (g_atomic_int_get (&seen), 77);
+  g_object_get (src, "brightness", &value, NULL);
+  fail_unless_equals_int (value, 77);
+
+  g_signal_handlers_disconnect_by_data (src, &notified);
+  g_signal_handlers_disconnect_by_data (src, &seen);
+  gst_object_unref (src);
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 fgrablive_suite (void)
 {
@@ -338,6 +400,7 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_no_signal_at_start_is_posted);
   tcase_add_test (tc, test_signal_loss_nothing_pushes_no_frame);
   tcase_add_test (tc, test_signal_loss_black_pushes_black_frames);
+  tcase_add_test (tc, test_control_changed_by_another_program_is_notified);
   return s;
 }
 
