@@ -136,6 +136,8 @@ gst_fgrab_signal_loss_get_type (void)
  * members: a mask is described by its largest groups first. */
 static const GEnumValue norm_values[] = {
   {0, "none", "none"},
+  {GST_FGRAB_NORM_AUTO, "Detect the input's standard (VIDIOC_QUERYSTD)",
+      "auto"},
   {V4L2_STD_NTSC, "NTSC", "NTSC"},
   {V4L2_STD_NTSC_M, "NTSC-M", "NTSC-M"},
   {V4L2_STD_NTSC_M_JP, "NTSC-M-JP", "NTSC-M-JP"},

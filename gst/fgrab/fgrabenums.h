@@ -112,6 +112,9 @@ typedef enum
 #define GST_TYPE_FGRAB_SIGNAL_LOSS (gst_fgrab_signal_loss_get_type ())
 GType gst_fgrab_signal_loss_get_type (void);
 
+/* The norm value that detects the input's standard (QUERYSTD); the
+ * others are V4L2_STD_* masks, 0 for none. */
+#define GST_FGRAB_NORM_AUTO (-1)
 #define GST_TYPE_FGRAB_NORM (gst_fgrab_norm_get_type ())
 GType gst_fgrab_norm_get_type (void);
 

@@ -35,6 +35,7 @@
 #include "v4l2/fgrabnodeparams.h"
 #include "v4l2/fgrabnodeprobe.h"
 #include "v4l2/fgrabnoderoutes.h"
+#include "v4l2/fgrabnodesignal.h"
 
 GST_DEBUG_CATEGORY_STATIC (fgrab_object_debug);
 #define GST_CAT_DEFAULT fgrab_object_debug
@@ -328,6 +329,39 @@ fgrab_object_get_property (FgrabObject * obj, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (obj->element);
 }
 
+/* norm=auto: the route @route selected, the standard its signal has
+ * (QUERYSTD), as a norm value; 0 (keep the driver's, with a warning)
+ * when there is no signal to tell, -1 after posting an error. */
+static gint
+detect_norm (FgrabObject * obj, FgrabNode * node, gint route)
+{
+  GError *error = NULL;
+  gint actual_route, actual_norm;
+  v4l2_std_id std;
+  gchar *kept;
+
+  if (obj->output)
+    g_set_error (&error, FGRAB_NODE_ERROR, FGRAB_NODE_ERROR_SETTINGS,
+        "norm=auto detects the standard of an input signal: an output has "
+        "none to detect. Set the norm property to the standard to send.\n");
+  if (error || !fgrab_node_select (node, route, 0, &actual_route,
+          &actual_norm, &error)
+      || !fgrab_node_detect_standard (node, &std, &error)) {
+    FGRAB_ELEMENT_POST_ERROR (obj->element, error);
+    g_error_free (error);
+    return -1;
+  }
+  if (std != 0)
+    return (gint) (guint32) std;
+  kept = g_enum_to_string (GST_TYPE_FGRAB_NORM, actual_norm);
+  GST_ELEMENT_WARNING (obj->element, RESOURCE, SETTINGS,
+      ("Could not detect the video standard of input %d of device '%s' "
+          "(no signal?): keeping the driver's, %s.", actual_route,
+          node->path, kept), ("VIDIOC_QUERYSTD: V4L2_STD_UNKNOWN"));
+  g_free (kept);
+  return 0;
+}
+
 /* The route first, then the standard, which depends on it.  Both change
  * the formats, sizes and nominal rate, so this runs before the caps are
  * probed.  Unset ones leave the driver alone. */
@@ -342,6 +376,9 @@ select_route_and_norm (FgrabObject * obj, FgrabNode * node)
   norm = obj->norm;
   GST_OBJECT_UNLOCK (obj->element);
 
+  if (norm == GST_FGRAB_NORM_AUTO && (norm = detect_norm (obj, node,
+              route)) < 0)
+    return FALSE;
   if (!fgrab_node_select (node, route, norm, &actual_route, &actual_norm,
           &error)) {
     FGRAB_ELEMENT_POST_ERROR (obj->element, error);

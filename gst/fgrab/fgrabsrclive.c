@@ -26,6 +26,8 @@
 
 #include <string.h>
 
+#include <gst/base/gstbasesrc.h>
+
 #include "fgrabsrclive.h"
 #include "fgrabcolorbalance.h"
 #include "v4l2/fgrabnodeevents.h"
@@ -175,6 +177,7 @@ fgrab_src_live_start (FgrabSrcLive * live)
   GST_OBJECT_UNLOCK (live->element);
   live->lost = FALSE;
   live->blacken = FALSE;
+  live->renegotiate = FALSE;
   fgrab_node_unsubscribe_events (node);
   fgrab_color_balance_watch (live->obj, node);
   live->watching = fgrab_node_get_input_status (node, &live->input);
@@ -200,6 +203,28 @@ fgrab_src_live_stop (FgrabSrcLive * live)
   live->events = FALSE;
 }
 
+/* norm=auto: whether the signal's standard (QUERYSTD) is no longer the
+ * one in force (G_STD). */
+static gboolean
+standard_changed (FgrabSrcLive * live, FgrabNode * node)
+{
+  v4l2_std_id detected = 0, current;
+  gint norm;
+
+  GST_OBJECT_LOCK (live->element);
+  norm = live->obj->norm;
+  GST_OBJECT_UNLOCK (live->element);
+  if (norm != GST_FGRAB_NORM_AUTO || live->lost ||
+      !(live->input.capabilities & V4L2_IN_CAP_STD) ||
+      !fgrab_node_detect_standard (node, &detected, NULL) || detected == 0)
+    return FALSE;
+  current = fgrab_node_read_standard (node);
+  GST_DEBUG_OBJECT (live->element, "standard on the wire 0x%"
+      G_GINT64_MODIFIER "x, in force 0x%" G_GINT64_MODIFIER "x",
+      (guint64) detected, (guint64) current);
+  return (detected & current) == 0;
+}
+
 void
 fgrab_src_live_take_events (FgrabSrcLive * live)
 {
@@ -215,8 +240,15 @@ fgrab_src_live_take_events (FgrabSrcLive * live)
         event.u.ctrl.type != V4L2_CTRL_TYPE_INTEGER64)
       fgrab_color_balance_changed (live->obj, event.id, event.u.ctrl.value);
   }
-  if (changed && live->watching)
-    refresh (live, node);
+  if (!changed || !live->watching)
+    return;
+  refresh (live, node);
+  if (!live->renegotiate && standard_changed (live, node)) {
+    GST_INFO_OBJECT (live->element, "the input's standard changed: "
+        "negotiating again");
+    live->renegotiate = TRUE;
+    gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (live->element));
+  }
 }
 
 gboolean

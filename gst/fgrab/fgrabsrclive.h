@@ -34,7 +34,8 @@
  * between frames; posted as it changes (a warning when the picture goes,
  * an info when it returns, and the fgrab-input-status element message
  * each time); and its signal-loss property, what is pushed while the
- * picture is gone.  A picture control (brightness, ...) changed by
+ * picture is gone.  With norm=auto a new standard on the wire (525 <->
+ * 625 lines) makes the source negotiate again.  A picture control (brightness, ...) changed by
  * another program shows as notify and value-changed (control events). */
 
 G_BEGIN_DECLS
@@ -59,6 +60,9 @@ typedef struct
   gint64 next_poll;
   /* the frame fgrab_src_live_frame kept is to be pushed black */
   gboolean blacken;
+  /* norm=auto and the signal's standard changed: the node is to be set
+   * to it and the caps negotiated again (the pad is marked) */
+  gboolean renegotiate;
 } FgrabSrcLive;
 
 void fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj);

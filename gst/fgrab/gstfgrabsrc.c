@@ -350,6 +350,22 @@ failed:
   return NULL;
 }
 
+/* The input's signal changed its standard (norm=auto, fgrabsrclive.c):
+ * the node, reopened to end its I/O, is set to the new standard before
+ * its caps are read again, and the next frame is DISCONT. */
+static gboolean
+apply_source_change (GstFgrabSrc * self)
+{
+  self->live.renegotiate = FALSE;
+  GST_OBJECT_LOCK (self);
+  self->obj.selection_pending = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  self->obj.io_started = TRUE;
+  clear_configuration (self);
+  fgrab_frame_clock_forget_gap (&self->fclock);
+  return fgrab_object_start (&self->obj);
+}
+
 static gboolean
 gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
 {
@@ -358,6 +374,8 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   GstCaps *thiscaps, *caps, *result;
   gboolean ret;
 
+  if (self->live.renegotiate && !apply_source_change (self))
+    return FALSE;
   thiscaps = gst_pad_query_caps (pad, NULL);
   if (thiscaps == NULL || gst_caps_is_empty (thiscaps)) {
     fgrab_object_post_no_caps_error (&self->obj);

@@ -64,6 +64,9 @@ describe_standards (v4l2_std_id std)
   for (i = 1; i < norms->n_values && left != 0; i++) {
     v4l2_std_id id = (guint32) norms->values[i].value;
 
+    if (norms->values[i].value < 0)     /* auto: no standard of its own */
+      continue;
+
     if ((left & id) == id) {
       if (s->len)
         g_string_append (s, ", ");
@@ -238,6 +241,9 @@ get_norm (FgrabNode * node)
     v4l2_std_id id = (guint32) norms->values[i].value;
     gint bits = 0;
     v4l2_std_id b;
+
+    if (norms->values[i].value < 0)     /* auto: no standard of its own */
+      continue;
 
     for (b = id; b != 0; b &= b - 1)
       bits++;

@@ -47,6 +47,13 @@ typedef struct
  * ENUMINPUT). */
 gboolean fgrab_node_get_input_status (FgrabNode * node,
     FgrabInputStatus * input);
+/* VIDIOC_QUERYSTD on the current input into @detected: the standards
+ * the signal may be, 0 (V4L2_STD_UNKNOWN) when there is no signal or
+ * nothing could be told.  FALSE with @error (FGRAB_NODE_ERROR_SETTINGS)
+ * when the input has no analog standards or the driver cannot detect
+ * one. */
+gboolean fgrab_node_detect_standard (FgrabNode * node, v4l2_std_id * detected,
+    GError ** error);
 /* The status bits set in @status in words, "no signal, no colour", for
  * messages; "ok" for none.  g_free() it. */
 gchar *fgrab_input_status_to_string (guint32 status);

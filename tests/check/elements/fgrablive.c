@@ -327,6 +327,135 @@ GST_START_TEST (test_signal_loss_black_pushes_black_frames)
 
 GST_END_TEST;
 
+/* The width and height of the caps on the harness's sink pad. */
+static void
+current_size (GstHarness * h, gint * width, gint * height)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+
+  fail_unless (caps != NULL);
+  fail_unless (gst_structure_get_int (gst_caps_get_structure (caps, 0),
+          "width", width));
+  fail_unless (gst_structure_get_int (gst_caps_get_structure (caps, 0),
+          "height", height));
+  gst_caps_unref (caps);
+}
+
+static gchar *
+norm_nick (GstHarness * h)
+{
+  GstElement *src = fgrab_check_harness_element (h, "fgrabsrc");
+  gint norm;
+
+  g_object_get (src, "norm", &norm, NULL);
+  gst_object_unref (src);
+  return g_enum_to_string (g_type_from_name ("GstFgrabNorm"), norm);
+}
+
+/* norm=auto detects the standard of the signal (QUERYSTD) before the caps
+ * are read: NTSC-M on the wire gives 720x480, and the norm property reads
+ * the standard in force. */
+GST_START_TEST (test_norm_auto_detects_the_standard)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GString *said = g_string_new (NULL);
+  GstBus *bus;
+  GstHarness *h;
+  gint width, height;
+  gchar *norm;
+
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
+  h = svideo_harness ("norm=auto", &bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  current_size (h, &width, &height);
+  fail_unless_equals_int (width, 720);
+  fail_unless_equals_int (height, 480);
+  norm = norm_nick (h);
+  fail_unless_equals_string (norm, "NTSC-M");
+  g_free (norm);
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A new standard on the wire while playing (a camcorder from PAL to
+ * NTSC) is negotiated again without a restart: new caps, the frames of
+ * the new size, the first of them DISCONT. */
+GST_START_TEST (test_norm_auto_renegotiates_a_new_standard)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GString *said = g_string_new (NULL);
+  GstBuffer *buf = NULL;
+  GstBus *bus;
+  GstHarness *h;
+  gint width = 0, height = 0;
+  guint n;
+
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_PAL);
+  h = svideo_harness ("norm=auto", &bus);
+  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  current_size (h, &width, &height);
+  fail_unless_equals_int (height, 576);
+
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
+  for (n = 0; height != 480 && n < MAX_FRAMES; n++) {
+    gst_clear_buffer (&buf);
+    buf = gst_harness_pull (h);
+    current_size (h, &width, &height);
+  }
+  fail_unless_equals_int (height, 480);
+  /* the frames still queued from before may be of the old size */
+  while (gst_buffer_get_size (buf) != 720 * 480 * 2 && n++ < MAX_FRAMES) {
+    gst_buffer_unref (buf);
+    buf = gst_harness_pull (h);
+  }
+  fail_unless_equals_int (gst_buffer_get_size (buf), 720 * 480 * 2);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
+  gst_buffer_unref (buf);
+  buf = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (buf), 720 * 480 * 2);
+  gst_buffer_unref (buf);
+  fail_unless_equals_int (fake_v4l2_device_get_input (dev), SVIDEO);
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Nothing to detect: no signal keeps the driver's standard with a
+ * warning; an input without standards is an error that says so. */
+GST_START_TEST (test_norm_auto_without_signal_or_standards)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GString *said = g_string_new (NULL);
+  GstBus *bus;
+  GstHarness *h;
+  gint width, height;
+
+  fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
+  h = svideo_harness ("norm=auto", &bus);
+  gst_structure_free (pull_until_status (h, bus, FALSE, said));
+  assert_said (said, "WARNING: Could not detect the video standard of "
+      "input 2 of device '" TV_PATH "' (no signal?): keeping the driver's, "
+      "PAL.");
+  current_size (h, &width, &height);
+  fail_unless_equals_int (height, 576);
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" TV_PATH
+      " input=0 norm=auto ! fakesink", GST_STATE_PAUSED,
+      "has no analog video standards, so norm=auto has none to detect");
+}
+
+GST_END_TEST;
+
 static void
 on_notify (GObject * object, GParamSpec * pspec, gint * notified)
 {
@@ -401,6 +530,9 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_signal_loss_nothing_pushes_no_frame);
   tcase_add_test (tc, test_signal_loss_black_pushes_black_frames);
   tcase_add_test (tc, test_control_changed_by_another_program_is_notified);
+  tcase_add_test (tc, test_norm_auto_detects_the_standard);
+  tcase_add_test (tc, test_norm_auto_renegotiates_a_new_standard);
+  tcase_add_test (tc, test_norm_auto_without_signal_or_standards);
   return s;
 }
 
