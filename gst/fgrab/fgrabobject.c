@@ -35,6 +35,7 @@
 #include "v4l2/fgrabnodeparams.h"
 #include "v4l2/fgrabnodeprobe.h"
 #include "v4l2/fgrabnoderoutes.h"
+#include "v4l2/fgrabnodedvtimings.h"
 #include "v4l2/fgrabnodesignal.h"
 
 GST_DEBUG_CATEGORY_STATIC (fgrab_object_debug);
@@ -362,6 +363,30 @@ detect_norm (FgrabObject * obj, FgrabNode * node, gint route)
   return 0;
 }
 
+/* A digital input (HDMI): the timings of its signal are set before the
+ * caps are read, as v4l2src does, so that the caps carry its size and
+ * rate; without a signal to lock to, a warning, and the timings in force
+ * stay. */
+static void
+lock_dv_timings (FgrabObject * obj, FgrabNode * node)
+{
+  struct v4l2_dv_timings detected, current;
+  FgrabInputStatus input;
+  GError *error = NULL;
+
+  if (obj->output || !fgrab_node_get_input_status (node, &input) ||
+      !(input.capabilities & V4L2_IN_CAP_DV_TIMINGS))
+    return;
+  if (fgrab_node_query_dv_timings (node, &detected, &error) &&
+      (!fgrab_node_get_dv_timings (node, &current) ||
+          !fgrab_dv_timings_equal (&detected, &current)))
+    fgrab_node_set_dv_timings (node, &detected, &error);
+  if (error) {
+    FGRAB_ELEMENT_POST_WARNING (obj->element, error);
+    g_error_free (error);
+  }
+}
+
 /* The route first, then the standard, which depends on it.  Both change
  * the formats, sizes and nominal rate, so this runs before the caps are
  * probed.  Unset ones leave the driver alone. */
@@ -385,6 +410,7 @@ select_route_and_norm (FgrabObject * obj, FgrabNode * node)
     g_error_free (error);
     return FALSE;
   }
+  lock_dv_timings (obj, node);
 
   GST_OBJECT_LOCK (obj->element);
   obj->actual_route = actual_route;

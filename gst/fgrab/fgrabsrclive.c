@@ -30,6 +30,7 @@
 
 #include "fgrabsrclive.h"
 #include "fgrabcolorbalance.h"
+#include "v4l2/fgrabnodedvtimings.h"
 #include "v4l2/fgrabnodeevents.h"
 
 #include "fgrabdebug.h"
@@ -81,6 +82,39 @@ fgrab_src_live_install_property (GObjectClass * klass, guint prop_id)
           DEFAULT_SIGNAL_LOSS, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_SIGNAL_LOSS, 0);
+}
+
+void
+fgrab_src_live_install_dv_timings (GObjectClass * klass, guint prop_id)
+{
+  /**
+   * GstFgrabSrc:dv-timings:
+   *
+   * The video timings in force on a digital input (HDMI and the like),
+   * as "1280x720p60.00" (size, progressive or interlaced, the frame or
+   * field rate); empty while the device is closed or on an input without
+   * timings.  fgrabsrc sets the timings of the signal before it reads the
+   * caps, and again, negotiating new caps without a restart, when the
+   * source changes them while playing; notify::dv-timings tells.
+   */
+  g_object_class_install_property (klass, prop_id,
+      g_param_spec_string ("dv-timings", "DV timings",
+          "The video timings in force on a digital input, e.g. "
+          "1280x720p60.00 (empty on other inputs or while closed)", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+void
+fgrab_src_live_get_dv_timings (FgrabSrcLive * live, GValue * value)
+{
+  FgrabNode *node = fgrab_object_ref_node (live->obj);
+  struct v4l2_dv_timings timings;
+
+  if (node && fgrab_node_get_dv_timings (node, &timings))
+    g_value_take_string (value, fgrab_dv_timings_to_string (&timings));
+  else
+    g_value_set_string (value, "");
+  fgrab_node_unref (node);
 }
 
 void
@@ -225,6 +259,19 @@ standard_changed (FgrabSrcLive * live, FgrabNode * node)
   return (detected & current) == 0;
 }
 
+/* A digital input: whether the signal's timings are no longer those in
+ * force. */
+static gboolean
+dv_timings_changed (FgrabSrcLive * live, FgrabNode * node)
+{
+  struct v4l2_dv_timings detected, current;
+
+  return (live->input.capabilities & V4L2_IN_CAP_DV_TIMINGS) &&
+      fgrab_node_query_dv_timings (node, &detected, NULL) &&
+      fgrab_node_get_dv_timings (node, &current) &&
+      !fgrab_dv_timings_equal (&detected, &current);
+}
+
 void
 fgrab_src_live_take_events (FgrabSrcLive * live)
 {
@@ -243,9 +290,10 @@ fgrab_src_live_take_events (FgrabSrcLive * live)
   if (!changed || !live->watching)
     return;
   refresh (live, node);
-  if (!live->renegotiate && standard_changed (live, node)) {
-    GST_INFO_OBJECT (live->element, "the input's standard changed: "
-        "negotiating again");
+  if (!live->renegotiate && (standard_changed (live, node) ||
+          dv_timings_changed (live, node))) {
+    GST_INFO_OBJECT (live->element, "the input's standard or timings "
+        "changed: negotiating again");
     live->renegotiate = TRUE;
     gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (live->element));
   }

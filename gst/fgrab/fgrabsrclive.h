@@ -35,7 +35,8 @@
  * an info when it returns, and the fgrab-input-status element message
  * each time); and its signal-loss property, what is pushed while the
  * picture is gone.  With norm=auto a new standard on the wire (525 <->
- * 625 lines) makes the source negotiate again.  A picture control (brightness, ...) changed by
+ * 625 lines), and on a digital input new timings, make the source
+ * negotiate again; its dv-timings property says the timings in force.  A picture control (brightness, ...) changed by
  * another program shows as notify and value-changed (control events). */
 
 G_BEGIN_DECLS
@@ -68,6 +69,9 @@ typedef struct
 void fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj);
 void fgrab_src_live_install_property (GObjectClass * klass, guint prop_id);
 void fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value);
+/* The read-only dv-timings property. */
+void fgrab_src_live_install_dv_timings (GObjectClass * klass, guint prop_id);
+void fgrab_src_live_get_dv_timings (FgrabSrcLive * live, GValue * value);
 void fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value);
 
 /* The caps are set on the open node: subscribes to the input's source

@@ -96,6 +96,7 @@ enum
 {
   PROP_TIMEOUT = FGRAB_PROP_LAST,
   PROP_SIGNAL_LOSS,
+  PROP_DV_TIMINGS,
 };
 
 
@@ -174,6 +175,8 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id, GValue * value,
     fgrab_src_recovery_get_property (&self->recovery, value);
   else if (prop_id == PROP_SIGNAL_LOSS)
     fgrab_src_live_get_property (&self->live, value);
+  else if (prop_id == PROP_DV_TIMINGS)
+    fgrab_src_live_get_dv_timings (&self->live, value);
   else if (fgrab_control_props_owns (prop_id))
     fgrab_control_props_get (&self->obj, prop_id, value);
   else if (fgrab_tuning_owns (prop_id))
@@ -350,9 +353,9 @@ failed:
   return NULL;
 }
 
-/* The input's signal changed its standard (norm=auto, fgrabsrclive.c):
- * the node, reopened to end its I/O, is set to the new standard before
- * its caps are read again, and the next frame is DISCONT. */
+/* The input's signal changed its standard (norm=auto) or its timings
+ * (fgrabsrclive.c): the node, reopened to end its I/O, is set to them
+ * before its caps are read again, and the next frame is DISCONT. */
 static gboolean
 apply_source_change (GstFgrabSrc * self)
 {
@@ -363,7 +366,10 @@ apply_source_change (GstFgrabSrc * self)
   self->obj.io_started = TRUE;
   clear_configuration (self);
   fgrab_frame_clock_forget_gap (&self->fclock);
-  return fgrab_object_start (&self->obj);
+  if (!fgrab_object_start (&self->obj))
+    return FALSE;
+  g_object_notify (G_OBJECT (self), "dv-timings");
+  return TRUE;
 }
 
 static gboolean
@@ -847,6 +853,7 @@ gst_fgrab_src_class_init (GstFgrabSrcClass * klass)
 
   fgrab_src_recovery_install_property (G_OBJECT_CLASS (klass), PROP_TIMEOUT);
   fgrab_src_live_install_property (G_OBJECT_CLASS (klass), PROP_SIGNAL_LOSS);
+  fgrab_src_live_install_dv_timings (G_OBJECT_CLASS (klass), PROP_DV_TIMINGS);
   fgrab_object_install_src_vfuncs (basesrc_class);
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_fgrab_src_change_state);
   element_class->send_event = GST_DEBUG_FUNCPTR (gst_fgrab_src_send_event);

@@ -39,6 +39,7 @@
  *   fgrabnodevbistd.h    the VBI standard and its errors
  *   fgrabnodeevents.h    the driver's events
  *   fgrabnodesignal.h    what arrives at the current input
+ *   fgrabnodedvtimings.h the timings of a digital input
  *
  * The node layer knows no GstElement: it reports with GError
  * (FGRAB_NODE_ERROR), which the element layer maps to GStreamer errors

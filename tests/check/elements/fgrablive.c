@@ -27,8 +27,10 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <string.h>
 
+#include <linux/v4l2-dv-timings.h>
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 #include <gst/video/colorbalance.h>
@@ -456,6 +458,143 @@ GST_START_TEST (test_norm_auto_without_signal_or_standards)
 
 GST_END_TEST;
 
+static const struct v4l2_dv_timings dv_720p60 = V4L2_DV_BT_CEA_1280X720P60;
+static const struct v4l2_dv_timings dv_1080p30 = V4L2_DV_BT_CEA_1920X1080P30;
+
+/* The TV card with an HDMI input at 720p60, selected. */
+static GstHarness *
+hdmi_harness (FakeV4l2Device ** dev, GstBus ** bus,
+    const struct v4l2_dv_timings *wire)
+{
+  guint hdmi;
+  gchar *desc;
+  GstHarness *h;
+
+  *dev = fgrab_check_new_tv_card (TV_PATH);
+  hdmi = fake_v4l2_device_add_dv_input (*dev, "HDMI 5", &dv_720p60);
+  fake_v4l2_device_set_wire_dv_timings (*dev, hdmi, wire);
+  desc = g_strdup_printf ("fgrabsrc device=" TV_PATH " input=%u", hdmi);
+  h = fgrab_check_harness_new_parse (desc);
+  g_free (desc);
+  *bus = fgrab_check_harness_bus (h);
+  gst_harness_play (h);
+  return h;
+}
+
+static gchar *
+dv_timings_of (GstHarness * h)
+{
+  GstElement *src = fgrab_check_harness_element (h, "fgrabsrc");
+  gchar *timings;
+
+  g_object_get (src, "dv-timings", &timings, NULL);
+  gst_object_unref (src);
+  return timings;
+}
+
+/* The timings of the signal on a digital input are set before the caps
+ * are read, as v4l2src does: 1080p30 on the wire of an input left at
+ * 720p60 gives 1920x1080 frames, and dv-timings says so. */
+GST_START_TEST (test_dv_timings_of_the_signal_are_set)
+{
+  FakeV4l2Device *dev;
+  GstBus *bus;
+  GstHarness *h = hdmi_harness (&dev, &bus, &dv_1080p30);
+  GstBuffer *buf = gst_harness_pull (h);
+  gint width, height;
+  gchar *timings;
+
+  current_size (h, &width, &height);
+  fail_unless_equals_int (width, 1920);
+  fail_unless_equals_int (height, 1080);
+  fail_unless_equals_int (gst_buffer_get_size (buf), 1920 * 1080 * 2);
+  gst_buffer_unref (buf);
+  timings = dv_timings_of (h);
+  fail_unless_equals_string (timings, "1920x1080p30.00");
+  g_free (timings);
+
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* An HDMI source switching from 720p60 to 1080p30 while playing: the
+ * new timings are set and the caps negotiated again without a restart,
+ * every frame after the switch of the new size, the first DISCONT. */
+GST_START_TEST (test_dv_timings_change_renegotiates)
+{
+  FakeV4l2Device *dev;
+  GstBus *bus;
+  GstHarness *h = hdmi_harness (&dev, &bus, NULL);
+  GstBuffer *buf = NULL;
+  gint width = 0, height = 0;
+  guint n;
+
+  gst_buffer_unref (gst_harness_pull (h));
+  current_size (h, &width, &height);
+  fail_unless_equals_int (height, 720);
+
+  fake_v4l2_device_set_wire_dv_timings (dev, 5, &dv_1080p30);
+  for (n = 0; height != 1080 && n < MAX_FRAMES; n++) {
+    gst_clear_buffer (&buf);
+    buf = gst_harness_pull (h);
+    current_size (h, &width, &height);
+  }
+  fail_unless_equals_int (width, 1920);
+  fail_unless_equals_int (height, 1080);
+  while (gst_buffer_get_size (buf) != 1920 * 1080 * 2 && n++ < MAX_FRAMES) {
+    gst_buffer_unref (buf);
+    buf = gst_harness_pull (h);
+  }
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
+  for (n = 0; n < 3; n++) {
+    gst_buffer_unref (buf);
+    buf = gst_harness_pull (h);
+    fail_unless_equals_int (gst_buffer_get_size (buf), 1920 * 1080 * 2);
+  }
+  gst_buffer_unref (buf);
+
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* No signal on the HDMI input at start is a warning, not a failure: the
+ * timings in force stay and the picture's loss is posted; when the
+ * signal comes, it is posted too. */
+GST_START_TEST (test_dv_no_signal_warns_and_waits)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GString *said = g_string_new (NULL);
+  guint hdmi = fake_v4l2_device_add_dv_input (dev, "HDMI 5", &dv_720p60);
+  GstBus *bus;
+  GstHarness *h;
+  gint width, height;
+
+  fake_v4l2_device_set_wire_dv_error (dev, hdmi, ENOLINK);
+  h = fgrab_check_harness_new_parse ("fgrabsrc device=" TV_PATH " input=5");
+  bus = fgrab_check_harness_bus (h);
+  gst_harness_play (h);
+  gst_structure_free (pull_until_status (h, bus, FALSE, said));
+  assert_said (said, "WARNING: The digital input of device '" TV_PATH
+      "' has no signal: the video timings in force are kept");
+  assert_said (said, "WARNING: Signal lost on input 'HDMI 5': no signal.");
+  current_size (h, &width, &height);
+  fail_unless_equals_int (height, 720);
+
+  fake_v4l2_device_set_wire_dv_error (dev, hdmi, 0);
+  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  assert_said (said, "INFO: Signal recovered on input 'HDMI 5'.");
+
+  g_string_free (said, TRUE);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static void
 on_notify (GObject * object, GParamSpec * pspec, gint * notified)
 {
@@ -533,6 +672,9 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_norm_auto_detects_the_standard);
   tcase_add_test (tc, test_norm_auto_renegotiates_a_new_standard);
   tcase_add_test (tc, test_norm_auto_without_signal_or_standards);
+  tcase_add_test (tc, test_dv_timings_of_the_signal_are_set);
+  tcase_add_test (tc, test_dv_timings_change_renegotiates);
+  tcase_add_test (tc, test_dv_no_signal_warns_and_waits);
   return s;
 }
 
