@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -259,19 +260,24 @@ fgrab_keep_alive_free (FgrabKeepAlive * ka)
 
 /* ---- the image and black ---- */
 
-/* @path decoded to raw ARGB at its own size by a pipeline of its own
- * (decodebin: any image GStreamer reads), or NULL with @error set. */
+/* @path, a file of @decoder's (pngdec, jpegdec), decoded to raw ARGB at
+ * its own size by a pipeline of its own, or NULL with @error set.  The
+ * decoder is named rather than found by decodebin: typefinding a file
+ * would load every plugin with a typefinder. */
 static GstSample *
-decode_image (const gchar * path, GError ** error)
+decode_image (const gchar * path, const gchar * decoder, GError ** error)
 {
   GstElement *pipeline, *src, *sink;
   GstSample *sample = NULL;
   GstMessage *msg;
   GstBus *bus;
+  gchar *desc;
 
-  pipeline = gst_parse_launch ("filesrc name=src ! decodebin ! videoconvert "
-      "! video/x-raw,format=ARGB ! fakesink name=sink sync=false "
-      "enable-last-sample=true", error);
+  desc = g_strdup_printf ("filesrc name=src ! %s ! videoconvert ! "
+      "video/x-raw,format=ARGB ! fakesink name=sink sync=false "
+      "enable-last-sample=true", decoder);
+  pipeline = gst_parse_launch (desc, error);
+  g_free (desc);
   if (pipeline == NULL)
     return NULL;
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
@@ -303,12 +309,29 @@ decode_image (const gchar * path, GError ** error)
   return sample;
 }
 
+/* The decoder of the image file that starts with @head, NULL for none. */
+static const gchar *
+image_decoder (const guint8 * head, gssize size)
+{
+  static const guint8 png[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  static const guint8 jpeg[3] = { 0xff, 0xd8, 0xff };
+
+  if (size >= (gssize) sizeof (png) && memcmp (head, png, sizeof (png)) == 0)
+    return "pngdec";
+  if (size >= (gssize) sizeof (jpeg) && memcmp (head, jpeg, sizeof (jpeg)) == 0)
+    return "jpegdec";
+  return NULL;
+}
+
 /* @path decoded (decode_image), or NULL after a warning naming it. */
 static GstSample *
 load_image (FgrabKeepAlive * ka, const gchar * path)
 {
   GstSample *image;
   GError *error = NULL;
+  const gchar *decoder;
+  guint8 head[8];
+  gssize got;
   gint fd;
 
   if (path == NULL || *path == '\0') {
@@ -324,9 +347,17 @@ load_image (FgrabKeepAlive * ka, const gchar * path)
             "instead.", path), ("open: %s", g_strerror (errno)));
     return NULL;
   }
+  got = read (fd, head, sizeof (head));
   close (fd);
+  decoder = image_decoder (head, got);
+  if (decoder == NULL) {
+    GST_ELEMENT_WARNING (ka->element, STREAM, WRONG_TYPE,
+        ("The keep-alive image '%s' is neither a PNG nor a JPEG file: "
+            "writing black frames instead.", path), (NULL));
+    return NULL;
+  }
 
-  image = decode_image (path, &error);
+  image = decode_image (path, decoder, &error);
   if (image == NULL) {
     GST_ELEMENT_WARNING (ka->element, STREAM, DECODE,
         ("Could not decode the keep-alive image '%s': writing black frames "

@@ -54,10 +54,18 @@
  * VIDIOC_S_PARM where the driver allows it; frames are written at their
  * running time (#GstBaseSink:sync) either way.
  *
+ * A consumer that gives up on a camera without frames (a browser reading a
+ * v4l2loopback webcam: Chromium restarts its capture after 1 s) is kept
+ * running by #GstFgrabSink:keep-alive: while upstream stalls or the
+ * pipeline is paused, a thread of the element's own writes the last frame,
+ * black or a still image at the negotiated rate, until real frames come
+ * again.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! fgrabsink device=/dev/video1
  * gst-launch-1.0 videotestsrc ! jpegenc ! fgrabsink device=/dev/video1
+ * gst-launch-1.0 videotestsrc is-live=true ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! fgrabsink device=/dev/video10 keep-alive=black
  * ]|
  */
 

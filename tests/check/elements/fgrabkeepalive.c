@@ -436,6 +436,22 @@ GST_START_TEST (test_image_that_is_no_image_is_a_warning_naming_it)
   fail_unless (fd >= 0);
   fail_unless (write (fd, "not a picture\n", 14) == 14);
   close (fd);
+  check_bad_image (path, "neither a PNG nor a JPEG");
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_broken_png_is_a_warning_naming_it)
+{
+  static const gchar broken[] = "\x89PNG\r\n\x1a\nnothing after the signature";
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("fgrab-keepalive-XXXXXX.png", &path, NULL);
+
+  fail_unless (fd >= 0);
+  fail_unless (write (fd, broken, sizeof (broken)) == sizeof (broken));
+  close (fd);
   check_bad_image (path, "Could not decode");
   g_unlink (path);
   g_free (path);
@@ -630,6 +646,7 @@ fgrabkeepalive_suite (void)
   tcase_add_test (tc, test_image_writes_the_still_at_rate_while_stalled);
   tcase_add_test (tc, test_image_that_cannot_be_read_is_a_warning_naming_it);
   tcase_add_test (tc, test_image_that_is_no_image_is_a_warning_naming_it);
+  tcase_add_test (tc, test_broken_png_is_a_warning_naming_it);
   tcase_add_test (tc, test_keep_alive_while_paused_after_preroll);
   tcase_add_test (tc, test_keep_alive_after_playing_to_paused);
   tcase_add_test (tc, test_real_frames_win_over_keep_alive);
