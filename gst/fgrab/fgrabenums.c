@@ -83,6 +83,27 @@ gst_fgrab_write_size_get_type (void)
   return type;
 }
 
+GType
+gst_fgrab_keep_alive_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_FGRAB_KEEP_ALIVE_OFF, "Write nothing while no frame comes", "off"},
+    {GST_FGRAB_KEEP_ALIVE_REPEAT, "Write the last frame again", "repeat"},
+    {GST_FGRAB_KEEP_ALIVE_BLACK, "Write black frames (the last frame again "
+          "for encoded formats)", "black"},
+    {GST_FGRAB_KEEP_ALIVE_IMAGE, "Write the keep-alive-image (the last "
+          "frame again for encoded formats)", "image"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = g_enum_register_static ("GstFgrabKeepAliveMode", values);
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
 static const GEnumValue audio_mode_values[] = {
   {GST_FGRAB_AUDIO_MODE_KEEP, "Keep the driver's audio mode", "keep"},
   {GST_FGRAB_AUDIO_MODE_MONO, "Mono", "mono"},

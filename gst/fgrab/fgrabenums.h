@@ -84,6 +84,31 @@ typedef enum
 #define GST_TYPE_FGRAB_WRITE_SIZE (gst_fgrab_write_size_get_type ())
 GType gst_fgrab_write_size_get_type (void);
 
+/**
+ * GstFgrabKeepAliveMode:
+ * @GST_FGRAB_KEEP_ALIVE_OFF: write nothing while no frame comes (the
+ *     consumer sees the stream stall)
+ * @GST_FGRAB_KEEP_ALIVE_REPEAT: write the last frame again
+ * @GST_FGRAB_KEEP_ALIVE_BLACK: write black frames of the negotiated format
+ *     (the last frame again for encoded formats)
+ * @GST_FGRAB_KEEP_ALIVE_IMAGE: write the still of
+ *     #GstFgrabSink:keep-alive-image, converted to the negotiated format
+ *     (the last frame again for encoded formats)
+ *
+ * What #GstFgrabSink writes at the negotiated rate while no frame comes
+ * from upstream (#GstFgrabSink:keep-alive).
+ */
+typedef enum
+{
+  GST_FGRAB_KEEP_ALIVE_OFF,
+  GST_FGRAB_KEEP_ALIVE_REPEAT,
+  GST_FGRAB_KEEP_ALIVE_BLACK,
+  GST_FGRAB_KEEP_ALIVE_IMAGE,
+} GstFgrabKeepAliveMode;
+
+#define GST_TYPE_FGRAB_KEEP_ALIVE_MODE (gst_fgrab_keep_alive_mode_get_type ())
+GType gst_fgrab_keep_alive_mode_get_type (void);
+
 /* The audio-mode property's values: V4L2_TUNER_MODE_*, and "keep". */
 typedef enum
 {

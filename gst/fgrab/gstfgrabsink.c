@@ -54,10 +54,18 @@
  * VIDIOC_S_PARM where the driver allows it; frames are written at their
  * running time (#GstBaseSink:sync) either way.
  *
+ * A consumer that gives up on a camera without frames (a browser reading a
+ * v4l2loopback webcam: Chromium restarts its capture after 1 s) is kept
+ * running by #GstFgrabSink:keep-alive: while upstream stalls or the
+ * pipeline is paused, a thread of the element's own writes the last frame,
+ * black or a still image at the negotiated rate, until real frames come
+ * again.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! fgrabsink device=/dev/video1
  * gst-launch-1.0 videotestsrc ! jpegenc ! fgrabsink device=/dev/video1
+ * gst-launch-1.0 videotestsrc is-live=true ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! fgrabsink device=/dev/video10 keep-alive=black
  * ]|
  */
 
@@ -71,6 +79,7 @@
 #include "fgrabenums.h"
 #include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
+#include "fgrabsinkkeepalive.h"
 #include "fgraburi.h"
 #include "fgrabwriter.h"
 #include "v4l2/fgrabnode.h"
@@ -90,6 +99,8 @@
 enum
 {
   PROP_WRITE_SIZE = FGRAB_PROP_LAST,
+  /* fgrabsinkkeepalive.c's, from here on */
+  PROP_KEEP_ALIVE,
 };
 
 struct _GstFgrabSink
@@ -109,6 +120,9 @@ struct _GstFgrabSink
   /* frames to the driver, in its layout (render), which the allocation
    * proposed follows */
   FgrabWriter writer;
+  /* frames while upstream sends none, from a thread of its own; it
+   * hands the writer over (take, release) */
+  FgrabKeepAlive *keep_alive;
 
   /* show-preroll-frame: the preroll frame already written, so that its
    * render does not write it a second time */
@@ -131,6 +145,7 @@ gst_fgrab_sink_finalize (GObject * object)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
+  fgrab_keep_alive_free (self->keep_alive);
   fgrab_object_finalize (&self->obj);
   gst_clear_buffer (&self->preroll_shown);
   fgrab_writer_clear (&self->writer);
@@ -146,6 +161,11 @@ gst_fgrab_sink_set_property (GObject * object, guint prop_id,
 
   if (fgrab_control_props_owns (prop_id)) {
     fgrab_control_props_set (&self->obj, prop_id, value);
+    return;
+  }
+  if (fgrab_keep_alive_owns (PROP_KEEP_ALIVE, prop_id)) {
+    fgrab_keep_alive_set_property (self->keep_alive,
+        prop_id - PROP_KEEP_ALIVE, value);
     return;
   }
   if (prop_id != PROP_WRITE_SIZE) {
@@ -166,6 +186,11 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
 
   if (fgrab_control_props_owns (prop_id)) {
     fgrab_control_props_get (&self->obj, prop_id, value);
+    return;
+  }
+  if (fgrab_keep_alive_owns (PROP_KEEP_ALIVE, prop_id)) {
+    fgrab_keep_alive_get_property (self->keep_alive,
+        prop_id - PROP_KEEP_ALIVE, value);
     return;
   }
   if (prop_id != PROP_WRITE_SIZE) {
@@ -205,6 +230,8 @@ gst_fgrab_sink_prepare (GstFgrabSink * self)
   self->writer.partial = FALSE;
   self->prepared = fgrab_object_start (&self->obj) &&
       gst_fgrab_sink_check_formats (self);
+  if (self->prepared)
+    fgrab_keep_alive_start (self->keep_alive);
   return self->prepared;
 }
 
@@ -222,6 +249,8 @@ gst_fgrab_sink_finish (GstFgrabSink * self, gboolean reopen)
   self->prepared = FALSE;
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames written", self->frames);
 
+  /* before the node is reopened or closed: the last thread writing */
+  fgrab_keep_alive_stop (self->keep_alive);
   gst_clear_buffer (&self->preroll_shown);
   fgrab_writer_clear (&self->writer);
   clear_configuration (self);
@@ -249,9 +278,11 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
   return ret;
 }
 
+/* The node's write side is the streaming thread's (or no thread's). */
 static void
 clear_configuration (GstFgrabSink * self)
 {
+  fgrab_keep_alive_configure (self->keep_alive, NULL);
   fgrab_writer_unconfigure (&self->writer);
   fgrab_object_unconfigure (&self->obj);
 }
@@ -296,7 +327,8 @@ configure_params (GstFgrabSink * self, gint fps_n, gint fps_d)
   }
 }
 
-/* S_FMT and S_PARM from fixed @caps.  FALSE after posting an error. */
+/* S_FMT and S_PARM from fixed @caps.  FALSE after posting an error.  The
+ * node's write side is the streaming thread's. */
 static gboolean
 gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
 {
@@ -350,6 +382,7 @@ gst_fgrab_sink_configure (GstFgrabSink * self, GstCaps * caps)
       self->writer.pad_to_sizeimage ? "padded to sizeimage" : "as they are");
 
   self->obj.configured_caps = caps;
+  fgrab_keep_alive_configure (self->keep_alive, caps);
   return TRUE;
 
 failed:
@@ -362,13 +395,17 @@ static gboolean
 gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
 {
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
+  gboolean ok;
 
   if (self->obj.configured_caps
       && gst_caps_is_equal (caps, self->obj.configured_caps))
     return TRUE;
 
   GST_DEBUG_OBJECT (self, "set caps %" GST_PTR_FORMAT, caps);
-  return gst_fgrab_sink_configure (self, caps);
+  fgrab_keep_alive_take_node (self->keep_alive);
+  ok = gst_fgrab_sink_configure (self, caps);
+  fgrab_keep_alive_release_node (self->keep_alive, NULL);
+  return ok;
 }
 
 /* Alignment that makes a GstVideoBufferPool lay frames out as the driver
@@ -510,22 +547,11 @@ gst_fgrab_sink_preroll (GstBaseSink * bsink, GstBuffer * buf)
   return ret;
 }
 
+/* Writes @buf, the node's write side being the streaming thread's. */
 static GstFlowReturn
-gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
+write_frame (GstFgrabSink * self, GstBuffer * buf)
 {
-  GstFgrabSink *self = GST_FGRAB_SINK (vsink);
   GstFlowReturn ret;
-
-  if (!self->in_preroll && self->preroll_shown) {
-    gboolean same = self->preroll_shown == buf;
-
-    gst_clear_buffer (&self->preroll_shown);
-    if (same) {
-      /* written at preroll already; the driver keeps showing it */
-      GST_LOG_OBJECT (self, "preroll frame already written");
-      return GST_FLOW_OK;
-    }
-  }
 
   if (self->obj.format == NULL || self->obj.node == NULL ||
       !fgrab_node_is_open (self->obj.node))
@@ -550,10 +576,38 @@ gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
         GST_TIME_FORMAT "%s", self->frames - 1,
         GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
         self->in_preroll ? " (preroll)" : "");
-  } else if (ret == GST_FLOW_FLUSHING && self->in_preroll) {
-    /* see fgrab_writer_render: an aborted preroll frame is not an error */
-    ret = GST_FLOW_OK;
   }
+  return ret;
+}
+
+static GstFlowReturn
+gst_fgrab_sink_show_frame (GstVideoSink * vsink, GstBuffer * buf)
+{
+  GstFgrabSink *self = GST_FGRAB_SINK (vsink);
+  GstFlowReturn ret;
+
+  fgrab_keep_alive_take_node (self->keep_alive);
+  if (!self->in_preroll && self->preroll_shown) {
+    /* written at preroll already, and the driver keeps showing it unless
+     * kept-alive frames followed it */
+    gboolean same = self->preroll_shown == buf &&
+        !fgrab_keep_alive_wrote_last (self->keep_alive);
+
+    gst_clear_buffer (&self->preroll_shown);
+    if (same) {
+      GST_LOG_OBJECT (self, "preroll frame already written");
+      fgrab_keep_alive_release_node (self->keep_alive, NULL);
+      return GST_FLOW_OK;
+    }
+  }
+
+  ret = write_frame (self, buf);
+  fgrab_keep_alive_release_node (self->keep_alive,
+      ret == GST_FLOW_OK ? buf : NULL);
+
+  /* see fgrab_writer_render: an aborted preroll frame is not an error */
+  if (ret == GST_FLOW_FLUSHING && self->in_preroll)
+    ret = GST_FLOW_OK;
   return ret;
 }
 
@@ -571,6 +625,7 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   gobject_class->get_property = gst_fgrab_sink_get_property;
   fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
   fgrab_control_props_install (gobject_class, TRUE);
+  fgrab_keep_alive_install (gobject_class, PROP_KEEP_ALIVE);
 
   /**
    * GstFgrabSink:write-size:
@@ -610,6 +665,7 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   videosink_class->show_frame = GST_DEBUG_FUNCPTR (gst_fgrab_sink_show_frame);
 
   gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_WRITE_SIZE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_FGRAB_KEEP_ALIVE_MODE, 0);
 
   GST_DEBUG_CATEGORY_INIT (gst_fgrab_sink_debug, "fgrabsink", 0,
       "V4L2 write() sink");
@@ -621,4 +677,5 @@ gst_fgrab_sink_init (GstFgrabSink * self)
   fgrab_object_init (&self->obj, GST_ELEMENT (self), TRUE, DEFAULT_DEVICE);
   self->write_size = DEFAULT_WRITE_SIZE;
   fgrab_writer_init (&self->writer, &self->obj);
+  self->keep_alive = fgrab_keep_alive_new (&self->writer);
 }
