@@ -120,17 +120,13 @@ fgrab_src_live_get_dv_timings (FgrabSrcLive * live, GValue * value)
 void
 fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value)
 {
-  GST_OBJECT_LOCK (live->element);
-  live->signal_loss = g_value_get_enum (value);
-  GST_OBJECT_UNLOCK (live->element);
+  g_atomic_int_set (&live->signal_loss, g_value_get_enum (value));
 }
 
 void
 fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value)
 {
-  GST_OBJECT_LOCK (live->element);
-  g_value_set_enum (value, live->signal_loss);
-  GST_OBJECT_UNLOCK (live->element);
+  g_value_set_enum (value, g_atomic_int_get (&live->signal_loss));
 }
 
 /* The fgrab-input-status message's structure. */
@@ -206,9 +202,7 @@ fgrab_src_live_start (FgrabSrcLive * live)
 {
   FgrabNode *node = live->obj->node;
 
-  GST_OBJECT_LOCK (live->element);
-  live->mode = live->signal_loss;
-  GST_OBJECT_UNLOCK (live->element);
+  live->mode = g_atomic_int_get (&live->signal_loss);
   live->lost = FALSE;
   live->blacken = FALSE;
   live->renegotiate = FALSE;

@@ -46,7 +46,7 @@ typedef struct
   /* the element's, set at init */
   FgrabObject *obj;
   GstElement *element;
-  /* the signal-loss property, under the element's object lock */
+  /* the signal-loss property (atomic) */
   gint signal_loss;
 
   /* the streaming thread's, from fgrab_src_live_start: the property in
@@ -67,11 +67,11 @@ typedef struct
 } FgrabSrcLive;
 
 void fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj);
+/* class_init: the signal-loss property and the read-only dv-timings. */
 void fgrab_src_live_install_property (GObjectClass * klass, guint prop_id);
-void fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value);
-/* The read-only dv-timings property. */
 void fgrab_src_live_install_dv_timings (GObjectClass * klass, guint prop_id);
 void fgrab_src_live_get_dv_timings (FgrabSrcLive * live, GValue * value);
+void fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value);
 void fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value);
 
 /* The caps are set on the open node: subscribes to the input's source

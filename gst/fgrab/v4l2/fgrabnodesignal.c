@@ -83,34 +83,36 @@ fgrab_node_get_input_status (FgrabNode * node, FgrabInputStatus * input)
   return TRUE;
 }
 
+static void
+set_detect_error (FgrabNode * node, gint err, GError ** error)
+{
+  gchar *debug = g_strdup_printf ("VIDIOC_QUERYSTD: %s", g_strerror (err));
+
+  fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
+      err == ENODATA ? "The current input of device '%s' has no analog "
+      "video standards, so norm=auto has none to detect. Select an input "
+      "with standards, or leave 'norm' unset." : "Device '%s' cannot "
+      "detect the video standard of its input (norm=auto). Set the norm "
+      "property to the standard instead.", node->path);
+  g_free (debug);
+}
+
 gboolean
 fgrab_node_detect_standard (FgrabNode * node, v4l2_std_id * detected,
     GError ** error)
 {
   HOLD_NODE_LOCK (node);
   v4l2_std_id std = 0;
-  gchar *debug;
 
   *detected = 0;
-  if (fgrab_node_ioctl (node, VIDIOC_QUERYSTD, &std) == 0) {
-    GST_DEBUG ("%s: QUERYSTD 0x%" G_GINT64_MODIFIER "x", node->path,
-        (guint64) std);
-    *detected = std;
-    return TRUE;
+  if (fgrab_node_ioctl (node, VIDIOC_QUERYSTD, &std) < 0) {
+    set_detect_error (node, errno, error);
+    return FALSE;
   }
-  debug = g_strdup_printf ("VIDIOC_QUERYSTD: %s", g_strerror (errno));
-  if (errno == ENODATA)
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
-        "The current input of device '%s' has no analog video standards, "
-        "so norm=auto has none to detect. Select an input with standards, "
-        "or leave 'norm' unset.", node->path);
-  else
-    fgrab_node_set_error (error, FGRAB_NODE_ERROR_SETTINGS, debug,
-        "Device '%s' cannot detect the video standard of its input "
-        "(norm=auto). Set the norm property to the standard instead.",
-        node->path);
-  g_free (debug);
-  return FALSE;
+  GST_DEBUG ("%s: QUERYSTD 0x%" G_GINT64_MODIFIER "x", node->path,
+      (guint64) std);
+  *detected = std;
+  return TRUE;
 }
 
 gchar *
