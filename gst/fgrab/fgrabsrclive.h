@@ -66,10 +66,10 @@ typedef struct
   gboolean renegotiate;
 } FgrabSrcLive;
 
-void fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj);
 /* class_init: the signal-loss property and the read-only dv-timings. */
 void fgrab_src_live_install_property (GObjectClass * klass, guint prop_id);
 void fgrab_src_live_install_dv_timings (GObjectClass * klass, guint prop_id);
+void fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj);
 void fgrab_src_live_get_dv_timings (FgrabSrcLive * live, GValue * value);
 void fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value);
 void fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value);

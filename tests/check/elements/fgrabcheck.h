@@ -104,6 +104,10 @@ void fgrab_check_harness_bus_free (GstHarness * h, GstBus * bus);
  * is; the element messages of other names before it are dropped. */
 GstMessage *fgrab_check_pop_element_message (GstBus * bus,
     const gchar * name);
+/* Waits until @dev has had @count frames written (a hang guard of
+ * FGRAB_CHECK_QUIESCE_TIMEOUT, not a timing requirement); FALSE if not. */
+gboolean fgrab_check_wait_for_written_frames (FakeV4l2Device * dev,
+    guint count);
 /* The harness's element of @factory (a reference). */
 GstElement *fgrab_check_harness_element (GstHarness * h,
     const gchar * factory);

@@ -288,6 +288,19 @@ fgrab_check_pop_element_message (GstBus * bus, const gchar * name)
   return NULL;
 }
 
+gboolean
+fgrab_check_wait_for_written_frames (FakeV4l2Device * dev, guint count)
+{
+  gint64 end = g_get_monotonic_time () + FGRAB_CHECK_QUIESCE_TIMEOUT;
+
+  while (fake_v4l2_device_get_written_frame_count (dev) < count) {
+    if (g_get_monotonic_time () > end)
+      return FALSE;
+    g_usleep (1000);
+  }
+  return TRUE;
+}
+
 GstElement *
 fgrab_check_harness_element (GstHarness * h, const gchar * factory)
 {

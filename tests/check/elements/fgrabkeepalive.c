@@ -72,20 +72,6 @@ new_sink (const gchar * props)
   return h;
 }
 
-static gboolean
-wait_for_written_frames (FakeV4l2Device * dev, guint count)
-{
-  gint64 end =
-      g_get_monotonic_time () + HANG_GUARD_SECONDS * G_TIME_SPAN_SECOND;
-
-  while (fake_v4l2_device_get_written_frame_count (dev) < count) {
-    if (g_get_monotonic_time () > end)
-      return FALSE;
-    g_usleep (1000);
-  }
-  return TRUE;
-}
-
 /* Frames written during one second, once keep-alive writes. */
 static guint
 frames_in_a_second (FakeV4l2Device * dev)
@@ -302,7 +288,7 @@ GST_START_TEST (test_black_writes_black_frames_at_rate_while_stalled)
   guint i, count;
 
   fgrab_check_push_yuy2 (h, 2);
-  fail_unless (wait_for_written_frames (dev, 3));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 3));
   assert_rate (dev, "black");
 
   count = fake_v4l2_device_get_written_frame_count (dev);
@@ -371,7 +357,7 @@ GST_START_TEST (test_image_writes_the_still_at_rate_while_stalled)
   guint i, count;
 
   fgrab_check_push_yuy2 (h, 2);
-  fail_unless (wait_for_written_frames (dev, 3));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 3));
   assert_rate (dev, "image");
 
   /* BT.601 red: Y 82, U 90, V 240, give or take the dither of the
@@ -415,7 +401,7 @@ check_bad_image (const gchar * path, const gchar * phrase)
   props = g_strdup_printf ("keep-alive=image keep-alive-image=%s", path);
   h = new_sink (props);
   fgrab_check_push_yuy2 (h, 1);
-  fail_unless (wait_for_written_frames (dev, 2));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
   fail_unless (written_is_black (dev, 1, FRAME_320));
   fgrab_check_harness_teardown (h);
   g_free (props);
@@ -474,7 +460,7 @@ GST_START_TEST (test_keep_alive_while_paused_after_preroll)
   push_thread = g_thread_new ("push", push_worker, pusher);
   fail_unless_equals_int (gst_element_get_state (h->element, NULL, NULL,
           HANG_GUARD_SECONDS * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
-  fail_unless (wait_for_written_frames (dev, 2));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
   assert_rate (dev, "paused");
   fail_unless (written_is_pushed (dev, 0, 0, FRAME_320));
   fail_unless (written_is_black (dev, 1, FRAME_320));
@@ -506,7 +492,7 @@ GST_START_TEST (test_keep_alive_after_playing_to_paused)
   fgrab_check_push_yuy2 (h, 3);
   fail_if (gst_element_set_state (h->element, GST_STATE_PAUSED) ==
       GST_STATE_CHANGE_FAILURE);
-  fail_unless (wait_for_written_frames (dev, 4));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 4));
   assert_rate (dev, "playing to paused");
   fail_unless (written_is_pushed (dev, 3, 2, FRAME_320));
   fgrab_check_harness_teardown (h);
@@ -527,7 +513,7 @@ GST_START_TEST (test_real_frames_win_over_keep_alive)
   fake_v4l2_device_set_short_writes (dev, 10000);
   fgrab_check_push_yuy2 (h, 1);
   assert_keep_alive_message (bus, TRUE);
-  fail_unless (wait_for_written_frames (dev, 5));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 5));
 
   /* at about the rate, which keep-alive-after=0 (two periods) leaves
    * room for */
@@ -563,11 +549,11 @@ GST_START_TEST (test_renegotiation_gives_kept_alive_frames_the_new_size)
   guint count;
 
   fgrab_check_push_yuy2 (h, 1);
-  fail_unless (wait_for_written_frames (dev, 2));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
   gst_harness_set_src_caps_str (h, YUY2_640);
   fgrab_check_push_frames (h, 1, 1, FRAME_640);
   count = fake_v4l2_device_get_written_frame_count (dev);
-  fail_unless (wait_for_written_frames (dev, count + 2));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, count + 2));
   fail_unless (written_is_black (dev, count + 1, FRAME_640));
   fgrab_check_harness_teardown (h);
 }
@@ -586,7 +572,7 @@ GST_START_TEST (test_null_during_blocked_keep_alive_write_is_prompt)
       HANG_GUARD_SECONDS * G_TIME_SPAN_SECOND;
 
   fgrab_check_push_yuy2 (h, 1);
-  fail_unless (wait_for_written_frames (dev, 2));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
   fake_v4l2_device_set_write_blocked (dev, TRUE);
   while (fake_v4l2_device_get_refused_writes (dev) == 0) {
     fail_unless (g_get_monotonic_time () < end, "keep-alive never wrote");
@@ -622,7 +608,7 @@ GST_START_TEST (test_black_repeats_the_last_frame_of_jpeg)
   gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
       "framerate=30/1");
   fgrab_check_push_frames (h, 0, 2, 5000);
-  fail_unless (wait_for_written_frames (dev, 3));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 3));
   assert_rate (dev, "jpeg");
   count = fake_v4l2_device_get_written_frame_count (dev);
   for (i = 2; i < count; i++)

@@ -44,17 +44,41 @@
 #define MESSAGE_TIMEOUT (10 * GST_SECOND)
 #define MAX_FRAMES 1000
 
-static GstHarness *
-svideo_harness (const gchar * props, GstBus ** bus)
+/* A harness of fgrabsrc playing, with a bus of its own and what its
+ * element said (warnings and infos, a line each: "WARNING: text"). */
+typedef struct
+{
+  GstHarness *h;
+  GstBus *bus;
+  GString *said;
+} Watch;
+
+static void
+watch_start (Watch * w, const gchar * desc)
+{
+  w->h = fgrab_check_harness_new_parse (desc);
+  w->bus = fgrab_check_harness_bus (w->h);
+  w->said = g_string_new (NULL);
+  gst_harness_play (w->h);
+}
+
+/* fgrabsrc on the TV card's S-Video input, with @props. */
+static void
+watch_svideo (Watch * w, const gchar * props)
 {
   gchar *desc = g_strdup_printf ("fgrabsrc device=" TV_PATH " input=2 %s",
       props);
-  GstHarness *h = fgrab_check_harness_new_parse (desc);
 
+  watch_start (w, desc);
   g_free (desc);
-  *bus = fgrab_check_harness_bus (h);
-  gst_harness_play (h);
-  return h;
+}
+
+static void
+watch_stop (Watch * w)
+{
+  g_string_free (w->said, TRUE);
+  fgrab_check_harness_bus_free (w->h, w->bus);
+  fgrab_check_harness_teardown (w->h);
 }
 
 /* What the element said on @bus (warnings and infos, a line each:
@@ -93,11 +117,11 @@ take_messages (GstBus * bus, gboolean signal, GString * said)
 
 /* Takes the frames that come (none may) until the element has posted an
  * fgrab-input-status message whose signal field is @signal, and returns
- * its structure; what it said meanwhile is appended to @said. */
+ * its structure; what it said meanwhile goes into @w's said. */
 static GstStructure *
-pull_until_status (GstHarness * h, GstBus * bus, gboolean signal,
-    GString * said)
+pull_until_status (Watch * w, gboolean signal)
 {
+  GstHarness *h = w->h;
   gint64 deadline = g_get_monotonic_time () + MESSAGE_TIMEOUT / GST_USECOND;
   GstStructure *s = NULL;
   GstBuffer *buf;
@@ -107,17 +131,17 @@ pull_until_status (GstHarness * h, GstBus * bus, gboolean signal,
       gst_buffer_unref (buf);
     else
       g_usleep (5000);
-    s = take_messages (bus, signal, said);
+    s = take_messages (w->bus, signal, w->said);
   }
   fail_unless (s != NULL, "no fgrab-input-status with signal=%d", signal);
   return s;
 }
 
 static void
-assert_said (GString * said, const gchar * line)
+assert_said (Watch * w, const gchar * line)
 {
-  fail_unless (strstr (said->str, line) != NULL, "'%s' not in:\n%s", line,
-      said->str);
+  fail_unless (strstr (w->said->str, line) != NULL, "'%s' not in:\n%s", line,
+      w->said->str);
 }
 
 static gboolean
@@ -153,32 +177,30 @@ assert_lost (const GstStructure * s, const gchar * nick)
  * the source change event the element subscribed to. */
 GST_START_TEST (test_signal_lost_and_recovered_are_posted)
 {
-  GString *said = g_string_new (NULL);
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GstBus *bus;
-  GstHarness *h = svideo_harness ("", &bus);
+  Watch w;
   GstStructure *s;
 
-  s = pull_until_status (h, bus, TRUE, said);
+  watch_svideo (&w, "");
+
+  s = pull_until_status (&w, TRUE);
   fail_unless (!flags_have (s, "no-signal"));
   gst_structure_free (s);
   fail_unless (fake_v4l2_device_is_event_subscribed (dev,
           V4L2_EVENT_SOURCE_CHANGE, SVIDEO));
 
   fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
-  s = pull_until_status (h, bus, FALSE, said);
+  s = pull_until_status (&w, FALSE);
   assert_lost (s, "no-signal");
   gst_structure_free (s);
-  assert_said (said, "WARNING: Signal lost on input 'S-Video 2': no signal.");
+  assert_said (&w, "WARNING: Signal lost on input 'S-Video 2': no signal.");
 
   fake_v4l2_device_set_input_status (dev, SVIDEO, 0);
-  s = pull_until_status (h, bus, TRUE, said);
+  s = pull_until_status (&w, TRUE);
   gst_structure_free (s);
-  assert_said (said, "INFO: Signal recovered on input 'S-Video 2'.");
+  assert_said (&w, "INFO: Signal recovered on input 'S-Video 2'.");
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -187,30 +209,26 @@ GST_END_TEST;
  * about once a second: the loss is found all the same. */
 GST_START_TEST (test_status_read_again_without_events)
 {
-  GString *said = g_string_new (NULL);
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GstBus *bus;
-  GstHarness *h;
+  Watch w;
   GstStructure *s;
 
   fake_v4l2_device_set_events (dev, FALSE);
-  h = svideo_harness ("", &bus);
-  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  watch_svideo (&w, "");
+  gst_structure_free (pull_until_status (&w, TRUE));
   fail_if (fake_v4l2_device_is_event_subscribed (dev,
           V4L2_EVENT_SOURCE_CHANGE, SVIDEO));
 
   fake_v4l2_device_set_input_status (dev, SVIDEO,
       V4L2_IN_ST_NO_POWER | V4L2_IN_ST_NO_COLOR);
-  s = pull_until_status (h, bus, FALSE, said);
+  s = pull_until_status (&w, FALSE);
   assert_lost (s, "no-power");
   fail_unless (flags_have (s, "no-color"));
   gst_structure_free (s);
-  assert_said (said,
+  assert_said (&w,
       "WARNING: Signal lost on input 'S-Video 2': no power, no colour.");
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -218,23 +236,19 @@ GST_END_TEST;
 /* An input with no picture when streaming starts is said at once. */
 GST_START_TEST (test_no_signal_at_start_is_posted)
 {
-  GString *said = g_string_new (NULL);
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GstBus *bus;
-  GstHarness *h;
+  Watch w;
   GstStructure *s;
 
   fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SYNC);
-  h = svideo_harness ("", &bus);
-  s = pull_until_status (h, bus, FALSE, said);
+  watch_svideo (&w, "");
+  s = pull_until_status (&w, FALSE);
   assert_lost (s, "no-sync");
   gst_structure_free (s);
-  assert_said (said, "WARNING: Signal lost on input 'S-Video 2': "
+  assert_said (&w, "WARNING: Signal lost on input 'S-Video 2': "
       "no synchronization lock.");
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -243,37 +257,35 @@ GST_END_TEST;
  * posted as lost (QoS); the first after its return is DISCONT. */
 GST_START_TEST (test_signal_loss_nothing_pushes_no_frame)
 {
-  GString *said = g_string_new (NULL);
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GstBus *bus;
-  GstHarness *h = svideo_harness ("signal-loss=nothing", &bus);
+  Watch w;
   GstMessage *qos;
   GstBuffer *buf;
   guint n;
 
-  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  watch_svideo (&w, "signal-loss=nothing");
+
+  gst_structure_free (pull_until_status (&w, TRUE));
   fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
-  gst_structure_free (pull_until_status (h, bus, FALSE, said));
+  gst_structure_free (pull_until_status (&w, FALSE));
   /* frames read before the loss may still wait in the harness */
-  while ((buf = gst_harness_try_pull (h)))
+  while ((buf = gst_harness_try_pull (w.h)))
     gst_buffer_unref (buf);
 
-  qos = gst_bus_timed_pop_filtered (bus, MESSAGE_TIMEOUT, GST_MESSAGE_QOS);
+  qos = gst_bus_timed_pop_filtered (w.bus, MESSAGE_TIMEOUT, GST_MESSAGE_QOS);
   fail_unless (qos != NULL, "no frame was posted as lost");
   gst_message_unref (qos);
-  fail_unless (gst_harness_try_pull (h) == NULL,
+  fail_unless (gst_harness_try_pull (w.h) == NULL,
       "a frame was pushed without a signal");
 
   fake_v4l2_device_set_input_status (dev, SVIDEO, 0);
-  buf = gst_harness_pull (h);
+  buf = gst_harness_pull (w.h);
   fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
   gst_buffer_unref (buf);
   for (n = 0; n < 3; n++)
-    gst_buffer_unref (gst_harness_pull (h));
+    gst_buffer_unref (gst_harness_pull (w.h));
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -282,22 +294,22 @@ GST_END_TEST;
  * U and V 128), until the picture returns. */
 GST_START_TEST (test_signal_loss_black_pushes_black_frames)
 {
-  GString *said = g_string_new (NULL);
   static const guint8 black[4] = { 16, 128, 16, 128 };
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GstBus *bus;
-  GstHarness *h = svideo_harness ("signal-loss=black", &bus);
+  Watch w;
   GstBuffer *buf = NULL;
   GstMapInfo map;
   gboolean is_black = FALSE;
   guint n;
   gsize i;
 
-  gst_structure_free (pull_until_status (h, bus, TRUE, said));
+  watch_svideo (&w, "signal-loss=black");
+
+  gst_structure_free (pull_until_status (&w, TRUE));
   fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
   for (n = 0; !is_black && n < MAX_FRAMES; n++) {
     gst_clear_buffer (&buf);
-    buf = gst_harness_pull (h);
+    buf = gst_harness_pull (w.h);
     fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
     for (i = 0; i < map.size && map.data[i] == black[i % 4]; i++);
     is_black = i == map.size;
@@ -312,19 +324,17 @@ GST_START_TEST (test_signal_loss_black_pushes_black_frames)
    * so are the driver's again (the black ones before it may still wait
    * in the harness) */
   fake_v4l2_device_set_input_status (dev, SVIDEO, 0);
-  gst_structure_free (pull_until_status (h, bus, TRUE, said));
-  while ((buf = gst_harness_try_pull (h)))
+  gst_structure_free (pull_until_status (&w, TRUE));
+  while ((buf = gst_harness_try_pull (w.h)))
     gst_buffer_unref (buf);
-  buf = gst_harness_pull (h);
+  buf = gst_harness_pull (w.h);
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
   for (i = 0; i < map.size && map.data[i] == black[i % 4]; i++);
   fail_if (i == map.size, "a black frame after the signal returned");
   gst_buffer_unmap (buf, &map);
   gst_buffer_unref (buf);
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -360,25 +370,21 @@ norm_nick (GstHarness * h)
 GST_START_TEST (test_norm_auto_detects_the_standard)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GString *said = g_string_new (NULL);
-  GstBus *bus;
-  GstHarness *h;
+  Watch w;
   gint width, height;
   gchar *norm;
 
   fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
-  h = svideo_harness ("norm=auto", &bus);
-  gst_buffer_unref (gst_harness_pull (h));
-  current_size (h, &width, &height);
+  watch_svideo (&w, "norm=auto");
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
   fail_unless_equals_int (width, 720);
   fail_unless_equals_int (height, 480);
-  norm = norm_nick (h);
+  norm = norm_nick (w.h);
   fail_unless_equals_string (norm, "NTSC-M");
   g_free (norm);
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -389,42 +395,38 @@ GST_END_TEST;
 GST_START_TEST (test_norm_auto_renegotiates_a_new_standard)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GString *said = g_string_new (NULL);
   GstBuffer *buf = NULL;
-  GstBus *bus;
-  GstHarness *h;
+  Watch w;
   gint width = 0, height = 0;
   guint n;
 
   fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_PAL);
-  h = svideo_harness ("norm=auto", &bus);
-  gst_structure_free (pull_until_status (h, bus, TRUE, said));
-  current_size (h, &width, &height);
+  watch_svideo (&w, "norm=auto");
+  gst_structure_free (pull_until_status (&w, TRUE));
+  current_size (w.h, &width, &height);
   fail_unless_equals_int (height, 576);
 
   fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
   for (n = 0; height != 480 && n < MAX_FRAMES; n++) {
     gst_clear_buffer (&buf);
-    buf = gst_harness_pull (h);
-    current_size (h, &width, &height);
+    buf = gst_harness_pull (w.h);
+    current_size (w.h, &width, &height);
   }
   fail_unless_equals_int (height, 480);
   /* the frames still queued from before may be of the old size */
   while (gst_buffer_get_size (buf) != 720 * 480 * 2 && n++ < MAX_FRAMES) {
     gst_buffer_unref (buf);
-    buf = gst_harness_pull (h);
+    buf = gst_harness_pull (w.h);
   }
   fail_unless_equals_int (gst_buffer_get_size (buf), 720 * 480 * 2);
   fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
   gst_buffer_unref (buf);
-  buf = gst_harness_pull (h);
+  buf = gst_harness_pull (w.h);
   fail_unless_equals_int (gst_buffer_get_size (buf), 720 * 480 * 2);
   gst_buffer_unref (buf);
   fail_unless_equals_int (fake_v4l2_device_get_input (dev), SVIDEO);
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -434,22 +436,18 @@ GST_END_TEST;
 GST_START_TEST (test_norm_auto_without_signal_or_standards)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GString *said = g_string_new (NULL);
-  GstBus *bus;
-  GstHarness *h;
+  Watch w;
   gint width, height;
 
   fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
-  h = svideo_harness ("norm=auto", &bus);
-  gst_structure_free (pull_until_status (h, bus, FALSE, said));
-  assert_said (said, "WARNING: Could not detect the video standard of "
+  watch_svideo (&w, "norm=auto");
+  gst_structure_free (pull_until_status (&w, FALSE));
+  assert_said (&w, "WARNING: Could not detect the video standard of "
       "input 2 of device '" TV_PATH "' (no signal?): keeping the driver's, "
       "PAL.");
-  current_size (h, &width, &height);
+  current_size (w.h, &width, &height);
   fail_unless_equals_int (height, 576);
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 
   fgrab_check_assert_pipeline_error ("fgrabsrc device=" TV_PATH
       " input=0 norm=auto ! fakesink", GST_STATE_PAUSED,
@@ -462,23 +460,17 @@ static const struct v4l2_dv_timings dv_720p60 = V4L2_DV_BT_CEA_1280X720P60;
 static const struct v4l2_dv_timings dv_1080p30 = V4L2_DV_BT_CEA_1920X1080P30;
 
 /* The TV card with an HDMI input at 720p60, selected. */
-static GstHarness *
-hdmi_harness (FakeV4l2Device ** dev, GstBus ** bus,
-    const struct v4l2_dv_timings *wire)
+/* The TV card with an HDMI input at 720p60 whose wire carries @wire
+ * (NULL: the same), selected. */
+static FakeV4l2Device *
+watch_hdmi (Watch * w, const struct v4l2_dv_timings *wire)
 {
-  guint hdmi;
-  gchar *desc;
-  GstHarness *h;
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  guint hdmi = fake_v4l2_device_add_dv_input (dev, "HDMI 5", &dv_720p60);
 
-  *dev = fgrab_check_new_tv_card (TV_PATH);
-  hdmi = fake_v4l2_device_add_dv_input (*dev, "HDMI 5", &dv_720p60);
-  fake_v4l2_device_set_wire_dv_timings (*dev, hdmi, wire);
-  desc = g_strdup_printf ("fgrabsrc device=" TV_PATH " input=%u", hdmi);
-  h = fgrab_check_harness_new_parse (desc);
-  g_free (desc);
-  *bus = fgrab_check_harness_bus (h);
-  gst_harness_play (h);
-  return h;
+  fake_v4l2_device_set_wire_dv_timings (dev, hdmi, wire);
+  watch_start (w, "fgrabsrc device=" TV_PATH " input=5");
+  return dev;
 }
 
 static gchar *
@@ -497,24 +489,24 @@ dv_timings_of (GstHarness * h)
  * 720p60 gives 1920x1080 frames, and dv-timings says so. */
 GST_START_TEST (test_dv_timings_of_the_signal_are_set)
 {
-  FakeV4l2Device *dev;
-  GstBus *bus;
-  GstHarness *h = hdmi_harness (&dev, &bus, &dv_1080p30);
-  GstBuffer *buf = gst_harness_pull (h);
+  Watch w;
+  GstBuffer *buf;
   gint width, height;
   gchar *timings;
 
-  current_size (h, &width, &height);
+  watch_hdmi (&w, &dv_1080p30);
+  buf = gst_harness_pull (w.h);
+
+  current_size (w.h, &width, &height);
   fail_unless_equals_int (width, 1920);
   fail_unless_equals_int (height, 1080);
   fail_unless_equals_int (gst_buffer_get_size (buf), 1920 * 1080 * 2);
   gst_buffer_unref (buf);
-  timings = dv_timings_of (h);
+  timings = dv_timings_of (w.h);
   fail_unless_equals_string (timings, "1920x1080p30.00");
   g_free (timings);
 
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -524,39 +516,37 @@ GST_END_TEST;
  * every frame after the switch of the new size, the first DISCONT. */
 GST_START_TEST (test_dv_timings_change_renegotiates)
 {
-  FakeV4l2Device *dev;
-  GstBus *bus;
-  GstHarness *h = hdmi_harness (&dev, &bus, NULL);
+  Watch w;
+  FakeV4l2Device *dev = watch_hdmi (&w, NULL);
   GstBuffer *buf = NULL;
   gint width = 0, height = 0;
   guint n;
 
-  gst_buffer_unref (gst_harness_pull (h));
-  current_size (h, &width, &height);
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
   fail_unless_equals_int (height, 720);
 
   fake_v4l2_device_set_wire_dv_timings (dev, 5, &dv_1080p30);
   for (n = 0; height != 1080 && n < MAX_FRAMES; n++) {
     gst_clear_buffer (&buf);
-    buf = gst_harness_pull (h);
-    current_size (h, &width, &height);
+    buf = gst_harness_pull (w.h);
+    current_size (w.h, &width, &height);
   }
   fail_unless_equals_int (width, 1920);
   fail_unless_equals_int (height, 1080);
   while (gst_buffer_get_size (buf) != 1920 * 1080 * 2 && n++ < MAX_FRAMES) {
     gst_buffer_unref (buf);
-    buf = gst_harness_pull (h);
+    buf = gst_harness_pull (w.h);
   }
   fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
   for (n = 0; n < 3; n++) {
     gst_buffer_unref (buf);
-    buf = gst_harness_pull (h);
+    buf = gst_harness_pull (w.h);
     fail_unless_equals_int (gst_buffer_get_size (buf), 1920 * 1080 * 2);
   }
   gst_buffer_unref (buf);
 
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -567,30 +557,24 @@ GST_END_TEST;
 GST_START_TEST (test_dv_no_signal_warns_and_waits)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GString *said = g_string_new (NULL);
   guint hdmi = fake_v4l2_device_add_dv_input (dev, "HDMI 5", &dv_720p60);
-  GstBus *bus;
-  GstHarness *h;
+  Watch w;
   gint width, height;
 
   fake_v4l2_device_set_wire_dv_error (dev, hdmi, ENOLINK);
-  h = fgrab_check_harness_new_parse ("fgrabsrc device=" TV_PATH " input=5");
-  bus = fgrab_check_harness_bus (h);
-  gst_harness_play (h);
-  gst_structure_free (pull_until_status (h, bus, FALSE, said));
-  assert_said (said, "WARNING: The digital input of device '" TV_PATH
+  watch_start (&w, "fgrabsrc device=" TV_PATH " input=5");
+  gst_structure_free (pull_until_status (&w, FALSE));
+  assert_said (&w, "WARNING: The digital input of device '" TV_PATH
       "' has no signal: the video timings in force are kept");
-  assert_said (said, "WARNING: Signal lost on input 'HDMI 5': no signal.");
-  current_size (h, &width, &height);
+  assert_said (&w, "WARNING: Signal lost on input 'HDMI 5': no signal.");
+  current_size (w.h, &width, &height);
   fail_unless_equals_int (height, 720);
 
   fake_v4l2_device_set_wire_dv_error (dev, hdmi, 0);
-  gst_structure_free (pull_until_status (h, bus, TRUE, said));
-  assert_said (said, "INFO: Signal recovered on input 'HDMI 5'.");
+  gst_structure_free (pull_until_status (&w, TRUE));
+  assert_said (&w, "INFO: Signal recovered on input 'HDMI 5'.");
 
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;
@@ -616,17 +600,15 @@ on_value_changed (GstColorBalance * balance, GstColorBalanceChannel * channel,
 GST_START_TEST (test_control_changed_by_another_program_is_notified)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GString *said = g_string_new (NULL);
   gint notified = 0, seen = -1, value = 0;
   GstElement *src;
-  GstBus *bus;
-  GstHarness *h;
+  Watch w;
   gint64 deadline;
 
   fake_v4l2_device_add_user_controls (dev);
-  h = svideo_harness ("", &bus);
-  gst_structure_free (pull_until_status (h, bus, TRUE, said));
-  src = fgrab_check_harness_element (h, "fgrabsrc");
+  watch_svideo (&w, "");
+  gst_structure_free (pull_until_status (&w, TRUE));
+  src = fgrab_check_harness_element (w.h, "fgrabsrc");
   /* the channels exist once listed, as an application lists them */
   fail_unless (gst_color_balance_list_channels (GST_COLOR_BALANCE (src)));
   g_signal_connect (src, "notify::brightness", G_CALLBACK (on_notify),
@@ -640,7 +622,7 @@ GST_START_TEST (test_control_changed_by_another_program_is_notified)
   deadline = g_get_monotonic_time () + MESSAGE_TIMEOUT / GST_USECOND;
   while ((g_atomic_int_get (&notified) == 0 || g_atomic_int_get (&seen) < 0)
       && g_get_monotonic_time () < deadline)
-    gst_buffer_unref (gst_harness_pull (h));
+    gst_buffer_unref (gst_harness_pull (w.h));
   fail_unless (g_atomic_int_get (&notified) > 0, "no notify::brightness");
   fail_unless_equals_int (g_atomic_int_get (&seen), 77);
   g_object_get (src, "brightness", &value, NULL);
@@ -649,9 +631,7 @@ GST_START_TEST (test_control_changed_by_another_program_is_notified)
   g_signal_handlers_disconnect_by_data (src, &notified);
   g_signal_handlers_disconnect_by_data (src, &seen);
   gst_object_unref (src);
-  g_string_free (said, TRUE);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  watch_stop (&w);
 }
 
 GST_END_TEST;

@@ -76,20 +76,6 @@ check_written_frames (FakeV4l2Device * dev, guint count, gsize size)
     check_written_frame (dev, i, i, size);
 }
 
-static gboolean
-wait_for_written_frames (FakeV4l2Device * dev, guint count)
-{
-  gint64 end =
-      g_get_monotonic_time () + HANG_GUARD_SECONDS * G_TIME_SPAN_SECOND;
-
-  while (fake_v4l2_device_get_written_frame_count (dev) < count) {
-    if (g_get_monotonic_time () > end)
-      return FALSE;
-    g_usleep (1000);
-  }
-  return TRUE;
-}
-
 /* Until the sink's write() has found the device full at least once. */
 static void
 wait_for_refused_write (FakeV4l2Device * dev)
@@ -1156,7 +1142,7 @@ GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
   push_thread = g_thread_new ("push", push_worker, pusher);
 
   /* shown in PAUSED, before any render */
-  fail_unless (wait_for_written_frames (dev, 1));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 1));
   check_written_frame (dev, 0, 0, FRAME_320);
 
   gst_element_set_state (h->element, GST_STATE_PLAYING);
