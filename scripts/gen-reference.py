@@ -107,6 +107,8 @@ MESSAGES = {
          "a warning (\"Signal lost on input 'S-Video': no signal.\"), its "
          "return an info. See the signal-loss property.",
          [("input", "string", "the input's name"),
+          ("description", "string", "the status in words, \"no signal, "
+           "no colour\", \"ok\""),
           ("input-index", "uint", "its index"),
           ("status", "uint", "ENUMINPUT's V4L2_IN_ST_* bits"),
           ("flags", "array of strings", "the bits set: no-power, "
@@ -114,7 +116,7 @@ MESSAGES = {
            "no-v-lock, no-std-lock, no-sync, no-equ, no-carrier, "
            "macrovision, no-access, vtr"),
           ("signal", "boolean", "a picture comes (none of no-power, "
-           "no-signal, no-sync)")]),
+           "no-signal, no-sync, no-h-lock)")]),
         ("fgrab-wss",
          "Sliced VBI under a 625-line standard: when the WSS (line 23) "
          "changes.",

@@ -56,9 +56,9 @@ fgrab_src_live_install_property (GObjectClass * klass, guint prop_id)
    * GstFgrabSrc:signal-loss:
    *
    * What to push while the input has no picture (ENUMINPUT's status says
-   * no power, no signal or no sync).  driver (the default): the frames
-   * the driver gives, as before (vivid gives noise, a card black or its
-   * last picture).  nothing: the frames are dropped and posted as lost
+   * no power, no signal, no sync or no horizontal lock).  driver (the
+   * default): the frames the driver gives, as before (vivid gives noise,
+   * a card black or its last picture).  nothing: the frames are dropped and posted as lost
    * (QoS), and the first frame after the picture returns is DISCONT.
    * black: each frame is pushed black, at the rate the driver keeps, so
    * that a live view shows black and a recorder keeps its timeline (raw
@@ -134,6 +134,7 @@ static GstStructure *
 status_structure (const FgrabInputStatus * input)
 {
   const gchar **nicks = fgrab_input_status_to_nicks (input->status);
+  gchar *words = fgrab_input_status_to_string (input->status);
   GValue flags = G_VALUE_INIT;
   GstStructure *s;
   guint i;
@@ -149,11 +150,13 @@ status_structure (const FgrabInputStatus * input)
   g_free (nicks);
   s = gst_structure_new ("fgrab-input-status",
       "input", G_TYPE_STRING, input->name,
+      "description", G_TYPE_STRING, words,
       "input-index", G_TYPE_UINT, input->index,
       "status", G_TYPE_UINT, input->status,
       "signal", G_TYPE_BOOLEAN,
       (input->status & FGRAB_INPUT_NO_PICTURE) == 0, NULL);
   gst_structure_take_value (s, "flags", &flags);
+  g_free (words);
   return s;
 }
 

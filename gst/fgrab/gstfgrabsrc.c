@@ -368,7 +368,8 @@ apply_source_change (GstFgrabSrc * self)
   fgrab_frame_clock_forget_gap (&self->fclock);
   if (!fgrab_object_start (&self->obj))
     return FALSE;
-  g_object_notify (G_OBJECT (self), "dv-timings");
+  if (self->live.input.capabilities & V4L2_IN_CAP_DV_TIMINGS)
+    g_object_notify (G_OBJECT (self), "dv-timings");
   return TRUE;
 }
 

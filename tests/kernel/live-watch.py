@@ -115,9 +115,13 @@ class Watch:
         elif t == Gst.MessageType.ELEMENT:
             s = msg.get_structure()
             if s.get_name() == "fgrab-input-status":
-                flags = s.get_value("flags")
+                # PyGObject without gst-python's overrides cannot read a
+                # GstValueArray: the flags are taken from the text
+                flags = re.search(r"flags=\(string\)< ?([^>]*)>",
+                                  s.to_string())
+                names = re.findall(r"[a-z-]+", flags.group(1)) if flags else []
                 self.say("status", "signal=%d" % s.get_value("signal"),
-                         "flags=" + (",".join(flags) if flags else ""))
+                         "flags=" + ",".join(names))
         return True
 
     def on_notify(self, src, pspec):

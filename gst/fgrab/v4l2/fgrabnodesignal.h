@@ -28,9 +28,12 @@
 
 G_BEGIN_DECLS
 
-/* The bits that mean no picture at all: no power, no signal, no sync. */
+/* The bits that mean no picture: no power, no signal, no sync, and no
+ * horizontal lock (what a digital receiver and vivid's inputs report for
+ * a signal they cannot lock to). */
 #define FGRAB_INPUT_NO_PICTURE \
-  (V4L2_IN_ST_NO_POWER | V4L2_IN_ST_NO_SIGNAL | V4L2_IN_ST_NO_SYNC)
+  (V4L2_IN_ST_NO_POWER | V4L2_IN_ST_NO_SIGNAL | V4L2_IN_ST_NO_SYNC | \
+   V4L2_IN_ST_NO_H_LOCK)
 
 typedef struct
 {

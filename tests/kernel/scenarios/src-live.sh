@@ -3,8 +3,9 @@
 # second handle while fgrabsrc reads (live-watch.py), move what is on the
 # wire, and fgrabsrc must follow without a restart.
 # - S-Video signal off and on ("Standard Signal Mode" 1, then 0): the
-#   warning "Signal lost on input 'S-Video 2': no signal.", the info
-#   "Signal recovered on input 'S-Video 2'.", the fgrab-input-status
+#   warning "Signal lost on input 'S-Video 0': no signal." (vivid numbers
+#   its inputs of each kind from 0: input 2 is 'S-Video 0'), the info
+#   "Signal recovered on input 'S-Video 0'.", the fgrab-input-status
 #   messages, and what each signal-loss setting pushes meanwhile (driver:
 #   vivid's frames; nothing: none; black: black frames); the picture after.
 #   In the driver run brightness is also changed with v4l2-ctl: notify.
@@ -83,9 +84,9 @@ for mode in driver nothing black; do
 	fi
 	info "$mode: loss seen at $lost s, return at $back s"
 	said "$f" "$mode: the warning names the input and the loss" \
-		"^warning .* Signal lost on input 'S-Video 2': no signal\.$"
+		"^warning .* Signal lost on input 'S-Video 0': no signal\.$"
 	said "$f" "$mode: the info says the signal returned" \
-		"^info .* Signal recovered on input 'S-Video 2'\.$"
+		"^info .* Signal recovered on input 'S-Video 0'\.$"
 	all=$(count "$f" "$(plus "$lost" $SETTLE)" "$back")
 	black=$(count "$f" "$(plus "$lost" $SETTLE)" "$back" black)
 	info "$mode: frames while the signal was gone: $all ($black black)"
@@ -155,9 +156,9 @@ for el in fgrabsrc v4l2src-rw v4l2src-mmap; do
 		"$(count "$f" "$new" "${lost:-99}")" "$(count "$f" "$new" "${lost:-99}" "" $((1920 * 1080 * 2)))"
 	expect_ge "frames of 1920x1080" "$(count "$f" "$new" "${lost:-99}")" 3
 	said "$f" "no signal on HDMI is a warning naming the input" \
-		"^warning .* Signal lost on input 'HDMI 3': no signal"
-	said "$f" "no lock on HDMI is posted" '^status .* flags=.*no-h-lock'
-	said "$f" "the signal's return is posted" "^info .* Signal recovered on input 'HDMI 3'\.$"
+		"^warning .* Signal lost on input 'HDMI 0': no signal"
+	said "$f" "no lock on HDMI is a loss too" '^status .* signal=0 flags=.*no-h-lock'
+	said "$f" "the signal's return is posted" "^info .* Signal recovered on input 'HDMI 0'\.$"
 	said "$f" "dv-timings is notified" '^notify .* dv-timings=1920x1080p30'
 done
 kt_finish
