@@ -109,6 +109,16 @@ for io in rw mmap; do
 	summary "$KT_LOGS/loss-v4l2src-$io.txt"
 done
 
+section "the guide's recorder line, with the signal gone"
+vivid_set -i 2 -s pal -c standard_signal_mode=1
+rec=$KT_LOGS/rec.avi
+gst recorder 60 -e fgrabsrc device=$DEV input=2 norm=auto signal-loss=black num-buffers=25 \
+	! videoconvert ! jpegenc ! avimux ! filesink location="$rec"
+expect_eq "the recorder ends in EOS" "$KT_RC" 0
+expect_ge "the recording has its 25 frames' bytes" "$(stat -c %s "$rec" 2>/dev/null || echo 0)" 10000
+expect_log "no standard to detect without a signal: a warning" "Could not detect the video standard of input 2"
+expect_log "the loss is said" "Signal lost on input 'S-Video 0': no signal"
+
 section "norm=auto: NTSC on the wire, the driver left on PAL"
 vivid_set -i 2 -s pal -c standard_signal_mode=4,standard=0
 f=$KT_LOGS/auto-ntsc.txt
