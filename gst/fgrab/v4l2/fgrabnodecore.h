@@ -118,8 +118,10 @@ struct _FgrabNode
   guint64 empty_reads;
   /* how long a read waits for data before it gives up, 0 for ever */
   GstClockTime stall_timeout;
-  /* the poll set waits for events too (POLLPRI), fgrabnodeio.c's */
+  /* the poll set waits for events too (POLLPRI), and when a reader that
+   * does not wait looks for one next (monotonic, us), fgrabnodeio.c's */
   gboolean watch_events;
+  gint64 next_event_check;
   /* the event subscriptions (struct v4l2_event_subscription), NULL for
    * none, fgrabnodeevents.c's: kept across a reopen */
   GArray *subscriptions;

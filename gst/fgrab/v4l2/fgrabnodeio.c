@@ -38,6 +38,8 @@
 /* Bounds of the wait in poll before read() is tried again. */
 #define MIN_POLL_TIMEOUT (5 * GST_MSECOND)
 #define MAX_POLL_TIMEOUT (50 * GST_MSECOND)
+/* How often a reader that never waits looks for a pending event. */
+#define EVENT_CHECK_PERIOD (20 * GST_MSECOND)
 /* Shortest wait while poll is trusted to wake the reader. */
 #define MIN_TRUSTED_POLL_TIMEOUT (100 * GST_MSECOND)
 
@@ -246,11 +248,19 @@ io_error (FgrabNode * node, gint err, const gchar * op, GError ** error)
 
 /* Whether the driver has an event pending, without waiting: a reader
  * whose reads always find data never waits in poll, where POLLPRI would
- * show. */
+ * show.  Asked at most every EVENT_CHECK_PERIOD, not at every read. */
 static gboolean
 event_pending (FgrabNode * node)
 {
-  return node->watch_events && gst_poll_wait (node->poll, 0) > 0 &&
+  gint64 now;
+
+  if (!node->watch_events)
+    return FALSE;
+  now = g_get_monotonic_time ();
+  if (now < node->next_event_check)
+    return FALSE;
+  node->next_event_check = now + EVENT_CHECK_PERIOD / GST_USECOND;
+  return gst_poll_wait (node->poll, 0) > 0 &&
       gst_poll_fd_has_pri (node->poll, &node->pollfd);
 }
 
