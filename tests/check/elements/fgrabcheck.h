@@ -108,6 +108,9 @@ GstMessage *fgrab_check_pop_element_message (GstBus * bus,
  * FGRAB_CHECK_QUIESCE_TIMEOUT, not a timing requirement); FALSE if not. */
 gboolean fgrab_check_wait_for_written_frames (FakeV4l2Device * dev,
     guint count);
+/* Waits until @dev has refused a write() at least once (the writer found
+ * it full; a hang guard of FGRAB_CHECK_QUIESCE_TIMEOUT); FALSE if not. */
+gboolean fgrab_check_wait_for_refused_write (FakeV4l2Device * dev);
 /* The harness's element of @factory (a reference). */
 GstElement *fgrab_check_harness_element (GstHarness * h,
     const gchar * factory);
@@ -130,10 +133,54 @@ void fgrab_check_push_frames (GstHarness * h, guint from, guint count,
 #define FGRAB_CHECK_YUY2_320_CAPS "video/x-raw, format=YUY2, width=320, " \
     "height=240, framerate=30/1"
 #define FGRAB_CHECK_YUY2_320_SIZE (320 * 240 * 2)
+/* the size the renegotiating tests change to */
+#define FGRAB_CHECK_YUY2_640_CAPS "video/x-raw, format=YUY2, width=640, " \
+    "height=480, framerate=30/1"
+#define FGRAB_CHECK_YUY2_640_SIZE (640 * 480 * 2)
 void fgrab_check_push_yuy2 (GstHarness * h, guint count);
 /* The same on a new harness of fgrab_check_new_sink_harness. */
 GstHarness *fgrab_check_sink_push_yuy2 (const gchar * path,
     const gchar * props, guint count);
+
+/* A thread of the test's that does one thing which may block (pushes a
+ * frame into @h, or sets @element's state), so that the test can check
+ * that it has not returned yet, unblock it and wait for it.
+ * _new: nothing started yet; @element may be NULL for a pusher.
+ * _push: starts the thread, which pushes frame @n of @size bytes
+ * (fgrab_check_new_frame) with @pts (GST_CLOCK_TIME_NONE: none) into
+ * @h; what the push returned is then in @flow.
+ * _set_state: starts the thread, which sets @element to @state; what
+ * that returned is then in @ret.
+ * _wait: TRUE once the thread's push or state change has returned,
+ * FALSE if it has not within @seconds (0: whether it has by now).
+ * _free: joins the thread (whose push or state change must have returned:
+ * _wait said so) and frees the worker.  Each worker does one thing. */
+typedef struct
+{
+  GstHarness *h;
+  GstElement *element;
+  GstFlowReturn flow;
+  GstStateChangeReturn ret;
+
+  /* private */
+  guint n;
+  GstClockTime pts;
+  gsize size;
+  GstState state;
+  GThread *thread;
+  gboolean done;
+  GMutex lock;
+  GCond cond;
+} FgrabCheckWorker;
+
+FgrabCheckWorker *fgrab_check_worker_new (GstHarness * h,
+    GstElement * element);
+void fgrab_check_worker_push (FgrabCheckWorker * worker, guint n,
+    GstClockTime pts, gsize size);
+void fgrab_check_worker_set_state (FgrabCheckWorker * worker,
+    GstState state);
+gboolean fgrab_check_worker_wait (FgrabCheckWorker * worker, gint64 seconds);
+void fgrab_check_worker_free (FgrabCheckWorker * worker);
 
 /* a hang guard, not a timing requirement */
 #define FGRAB_CHECK_QUIESCE_TIMEOUT (10 * G_TIME_SPAN_SECOND)

@@ -18,8 +18,9 @@
  */
 
 /* The fixtures the gst-check programs share (declared in fgrabcheck.h):
- * fake device presets, fd counting, error and bus message assertions and
- * harness helpers.  Compiled into each check program. */
+ * fake device presets, fd counting, error and bus message assertions,
+ * harness helpers and the worker threads of the tests that block.
+ * Compiled into each check program. */
 
 #include "config.h"
 
@@ -301,6 +302,19 @@ fgrab_check_wait_for_written_frames (FakeV4l2Device * dev, guint count)
   return TRUE;
 }
 
+gboolean
+fgrab_check_wait_for_refused_write (FakeV4l2Device * dev)
+{
+  gint64 end = g_get_monotonic_time () + FGRAB_CHECK_QUIESCE_TIMEOUT;
+
+  while (fake_v4l2_device_get_refused_writes (dev) == 0) {
+    if (g_get_monotonic_time () > end)
+      return FALSE;
+    g_usleep (1000);
+  }
+  return TRUE;
+}
+
 GstElement *
 fgrab_check_harness_element (GstHarness * h, const gchar * factory)
 {
@@ -369,4 +383,93 @@ fgrab_check_sink_push_yuy2 (const gchar * path, const gchar * props,
 
   fgrab_check_push_yuy2 (h, count);
   return h;
+}
+
+/* ---------------------------------------------------------------------- */
+/* a thread that pushes a frame or sets a state, which may block */
+
+FgrabCheckWorker *
+fgrab_check_worker_new (GstHarness * h, GstElement * element)
+{
+  FgrabCheckWorker *w = g_new0 (FgrabCheckWorker, 1);
+
+  w->h = h;
+  w->element = element;
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->cond);
+  return w;
+}
+
+static void
+worker_done (FgrabCheckWorker * w)
+{
+  g_mutex_lock (&w->lock);
+  w->done = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
+static gpointer
+worker_push (gpointer data)
+{
+  FgrabCheckWorker *w = data;
+  GstBuffer *buf = fgrab_check_new_frame (w->n, w->size);
+
+  GST_BUFFER_PTS (buf) = w->pts;
+  w->flow = gst_harness_push (w->h, buf);
+  worker_done (w);
+  return NULL;
+}
+
+static gpointer
+worker_set_state (gpointer data)
+{
+  FgrabCheckWorker *w = data;
+
+  w->ret = gst_element_set_state (w->element, w->state);
+  worker_done (w);
+  return NULL;
+}
+
+void
+fgrab_check_worker_push (FgrabCheckWorker * w, guint n, GstClockTime pts,
+    gsize size)
+{
+  fail_unless (w->thread == NULL, "the worker has already been started");
+  w->n = n;
+  w->pts = pts;
+  w->size = size;
+  w->thread = g_thread_new ("push", worker_push, w);
+}
+
+void
+fgrab_check_worker_set_state (FgrabCheckWorker * w, GstState state)
+{
+  fail_unless (w->thread == NULL, "the worker has already been started");
+  fail_unless (w->element != NULL);
+  w->state = state;
+  w->thread = g_thread_new ("state", worker_set_state, w);
+}
+
+gboolean
+fgrab_check_worker_wait (FgrabCheckWorker * w, gint64 seconds)
+{
+  gint64 end = g_get_monotonic_time () + seconds * G_TIME_SPAN_SECOND;
+  gboolean done;
+
+  g_mutex_lock (&w->lock);
+  while (!w->done && g_cond_wait_until (&w->cond, &w->lock, end));
+  done = w->done;
+  g_mutex_unlock (&w->lock);
+  return done;
+}
+
+void
+fgrab_check_worker_free (FgrabCheckWorker * w)
+{
+  if (w->thread != NULL)
+    g_thread_join (w->thread);
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->cond);
+  g_free (w);
 }

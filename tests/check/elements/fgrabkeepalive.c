@@ -41,10 +41,9 @@
 
 #define FAKE_PATH "/dev/fake-keepalive"
 #define YUY2_320 FGRAB_CHECK_YUY2_320_CAPS
-#define YUY2_640 "video/x-raw, format=YUY2, width=640, height=480, " \
-    "framerate=30/1"
+#define YUY2_640 FGRAB_CHECK_YUY2_640_CAPS
 #define FRAME_320 FGRAB_CHECK_YUY2_320_SIZE
-#define FRAME_640 (640 * 480 * 2)
+#define FRAME_640 FGRAB_CHECK_YUY2_640_SIZE
 /* how long a test waits for what must happen: a hang guard */
 #define HANG_GUARD_SECONDS 10
 /* kept-alive frames a second at 30 fps: at least, at most */
@@ -92,29 +91,32 @@ assert_rate (FakeV4l2Device * dev, const gchar * what)
       "%s: %u kept-alive frames in 1 s at 30 fps", what, n);
 }
 
-/* Written frame @index is pushed frame @n (fgrab_check_new_frame). */
-static gboolean
-written_is_pushed (FakeV4l2Device * dev, guint index, guint n, gsize size)
+/* Keep-alive writes at its rate once @written frames have gone out. */
+static void
+assert_keeps_alive_after (FakeV4l2Device * dev, guint written,
+    const gchar * what)
 {
-  GBytes *bytes = fake_v4l2_device_get_written_frame (dev, index);
-  const guint8 *data;
-  gsize len, i;
-  gboolean same;
-
-  fail_unless (bytes != NULL, "no written frame %u", index);
-  data = g_bytes_get_data (bytes, &len);
-  same = len == size;
-  for (i = 0; same && i < len; i++)
-    same = data[i] == fgrab_check_pushed_byte (n, i);
-  g_bytes_unref (bytes);
-  return same;
+  fail_unless (fgrab_check_wait_for_written_frames (dev, written),
+      "%s: fewer than %u frames written", what, written);
+  assert_rate (dev, what);
 }
 
-/* Written frame @index is YUY2 of one colour, each byte within @tolerance
- * of @y, @u, @v. */
+/* What a written frame must be: pushed frame @n (fgrab_check_new_frame),
+ * or where @n is NOT_PUSHED, YUY2 of one colour, each byte within
+ * @tolerance of @y, @u, @v. */
+#define NOT_PUSHED G_MAXUINT
+typedef struct
+{
+  guint n;
+  gint y, u, v, tolerance;
+} Picture;
+
+/* BT.601 black, as GStreamer writes it */
+static const Picture black = { NOT_PUSHED, 16, 128, 128, 0 };
+
+/* Written frame @index is @size bytes of @want. */
 static gboolean
-written_is_yuy2 (FakeV4l2Device * dev, guint index, gsize size, gint y,
-    gint u, gint v, gint tolerance)
+written_is (FakeV4l2Device * dev, guint index, gsize size, const Picture * want)
 {
   GBytes *bytes = fake_v4l2_device_get_written_frame (dev, index);
   const guint8 *data;
@@ -125,11 +127,12 @@ written_is_yuy2 (FakeV4l2Device * dev, guint index, gsize size, gint y,
   data = g_bytes_get_data (bytes, &len);
   same = len == size;
   for (i = 0; same && i < len; i++) {
-    gint want = i % 2 == 0 ? y : i % 4 == 1 ? u : v;
+    gint byte = want->n != NOT_PUSHED ? fgrab_check_pushed_byte (want->n, i) :
+        i % 2 == 0 ? want->y : i % 4 == 1 ? want->u : want->v;
 
-    if (ABS (data[i] - want) > tolerance) {
+    if (ABS (data[i] - byte) > want->tolerance) {
       GST_INFO ("frame %u byte %" G_GSIZE_FORMAT ": %u, expected %d", index,
-          i, data[i], want);
+          i, data[i], byte);
       same = FALSE;
     }
   }
@@ -137,11 +140,31 @@ written_is_yuy2 (FakeV4l2Device * dev, guint index, gsize size, gint y,
   return same;
 }
 
-/* BT.601 black, as GStreamer writes it */
+static gboolean
+written_is_pushed (FakeV4l2Device * dev, guint index, guint n, gsize size)
+{
+  Picture pushed = { n, 0, 0, 0, 0 };
+
+  return written_is (dev, index, size, &pushed);
+}
+
 static gboolean
 written_is_black (FakeV4l2Device * dev, guint index, gsize size)
 {
-  return written_is_yuy2 (dev, index, size, 16, 128, 128, 0);
+  return written_is (dev, index, size, &black);
+}
+
+/* The frames written after the first two (pushed frames 0 and 1), up to
+ * now, are all @want ("kept-alive frame i is not @what"). */
+static void
+assert_kept_alive_frames (FakeV4l2Device * dev, gsize size,
+    const Picture * want, const gchar * what)
+{
+  guint i, count = fake_v4l2_device_get_written_frame_count (dev);
+
+  for (i = 2; i < count; i++)
+    fail_unless (written_is (dev, i, size, want),
+        "kept-alive frame %u is not %s", i, what);
 }
 
 /* The next "fgrab-keep-alive" message on @bus has active = @active. */
@@ -159,81 +182,6 @@ assert_keep_alive_message (GstBus * bus, gboolean active)
           "active", &value));
   fail_unless_equals_int (value, active);
   gst_message_unref (msg);
-}
-
-typedef struct
-{
-  GstHarness *h;
-  GstElement *element;
-  GstState state;
-  GstStateChangeReturn ret;
-  GstFlowReturn flow;
-  guint n;
-  gboolean done;
-  GMutex lock;
-  GCond cond;
-} Worker;
-
-static Worker *
-worker_new (GstHarness * h)
-{
-  Worker *w = g_new0 (Worker, 1);
-
-  w->h = h;
-  w->element = h->element;
-  g_mutex_init (&w->lock);
-  g_cond_init (&w->cond);
-  return w;
-}
-
-static void
-worker_done (Worker * w)
-{
-  g_mutex_lock (&w->lock);
-  w->done = TRUE;
-  g_cond_signal (&w->cond);
-  g_mutex_unlock (&w->lock);
-}
-
-static gpointer
-push_worker (gpointer data)
-{
-  Worker *w = data;
-
-  w->flow = gst_harness_push (w->h, fgrab_check_new_frame (w->n, FRAME_320));
-  worker_done (w);
-  return NULL;
-}
-
-static gpointer
-state_worker (gpointer data)
-{
-  Worker *w = data;
-
-  w->ret = gst_element_set_state (w->element, w->state);
-  worker_done (w);
-  return NULL;
-}
-
-static gboolean
-worker_wait (Worker * w, gint64 seconds)
-{
-  gint64 end = g_get_monotonic_time () + seconds * G_TIME_SPAN_SECOND;
-  gboolean done;
-
-  g_mutex_lock (&w->lock);
-  while (!w->done && g_cond_wait_until (&w->cond, &w->lock, end));
-  done = w->done;
-  g_mutex_unlock (&w->lock);
-  return done;
-}
-
-static void
-worker_free (Worker * w)
-{
-  g_mutex_clear (&w->lock);
-  g_cond_clear (&w->cond);
-  g_free (w);
 }
 
 GST_START_TEST (test_off_by_default_writes_nothing_while_stalled)
@@ -265,16 +213,12 @@ GST_START_TEST (test_repeat_writes_last_frame_at_rate_while_stalled)
   FakeV4l2Device *dev = new_loopback ();
   GstHarness *h = new_sink ("keep-alive=repeat");
   GstBus *bus = fgrab_check_harness_bus (h);
-  guint i, count;
+  const Picture last = { 1, 0, 0, 0, 0 };
 
   fgrab_check_push_yuy2 (h, 2);
   assert_keep_alive_message (bus, TRUE);
   assert_rate (dev, "repeat");
-
-  count = fake_v4l2_device_get_written_frame_count (dev);
-  for (i = 2; i < count; i++)
-    fail_unless (written_is_pushed (dev, i, 1, FRAME_320),
-        "kept-alive frame %u is not the last frame", i);
+  assert_kept_alive_frames (dev, FRAME_320, &last, "the last frame");
   fgrab_check_harness_bus_free (h, bus);
   fgrab_check_harness_teardown (h);
 }
@@ -285,17 +229,11 @@ GST_START_TEST (test_black_writes_black_frames_at_rate_while_stalled)
 {
   FakeV4l2Device *dev = new_loopback ();
   GstHarness *h = new_sink ("keep-alive=black");
-  guint i, count;
 
   fgrab_check_push_yuy2 (h, 2);
-  fail_unless (fgrab_check_wait_for_written_frames (dev, 3));
-  assert_rate (dev, "black");
-
-  count = fake_v4l2_device_get_written_frame_count (dev);
+  assert_keeps_alive_after (dev, 3, "black");
   fail_unless (written_is_pushed (dev, 1, 1, FRAME_320));
-  for (i = 2; i < count; i++)
-    fail_unless (written_is_black (dev, i, FRAME_320),
-        "kept-alive frame %u is not black", i);
+  assert_kept_alive_frames (dev, FRAME_320, &black, "black");
   fgrab_check_harness_teardown (h);
 }
 
@@ -354,18 +292,13 @@ GST_START_TEST (test_image_writes_the_still_at_rate_while_stalled)
   gchar *props = g_strdup_printf ("keep-alive=image keep-alive-image=%s",
       png);
   GstHarness *h = new_sink (props);
-  guint i, count;
-
-  fgrab_check_push_yuy2 (h, 2);
-  fail_unless (fgrab_check_wait_for_written_frames (dev, 3));
-  assert_rate (dev, "image");
-
   /* BT.601 red: Y 82, U 90, V 240, give or take the dither of the
    * conversions that made the PNG */
-  count = fake_v4l2_device_get_written_frame_count (dev);
-  for (i = 2; i < count; i++)
-    fail_unless (written_is_yuy2 (dev, i, FRAME_320, 82, 90, 240, 8),
-        "kept-alive frame %u is not the image", i);
+  const Picture red = { NOT_PUSHED, 82, 90, 240, 8 };
+
+  fgrab_check_push_yuy2 (h, 2);
+  assert_keeps_alive_after (dev, 3, "image");
+  assert_kept_alive_frames (dev, FRAME_320, &red, "the image");
   fgrab_check_harness_teardown (h);
   g_unlink (png);
   g_free (png);
@@ -451,32 +384,30 @@ GST_START_TEST (test_keep_alive_while_paused_after_preroll)
 {
   FakeV4l2Device *dev = new_loopback ();
   GstHarness *h = new_sink ("keep-alive=black");
-  Worker *pusher = worker_new (h);
-  GThread *push_thread;
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
   guint count;
 
   gst_harness_set_src_caps_str (h, YUY2_320);
   gst_element_set_state (h->element, GST_STATE_PAUSED);
-  push_thread = g_thread_new ("push", push_worker, pusher);
+  fgrab_check_worker_push (pusher, 0, GST_CLOCK_TIME_NONE, FRAME_320);
   fail_unless_equals_int (gst_element_get_state (h->element, NULL, NULL,
           HANG_GUARD_SECONDS * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
-  fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
-  assert_rate (dev, "paused");
+  assert_keeps_alive_after (dev, 2, "paused");
   fail_unless (written_is_pushed (dev, 0, 0, FRAME_320));
   fail_unless (written_is_black (dev, 1, FRAME_320));
-  fail_if (worker_wait (pusher, 0), "the preroll frame went on in PAUSED");
+  fail_if (fgrab_check_worker_wait (pusher, 0),
+      "the preroll frame went on in PAUSED");
 
   /* PLAYING: the prerolled frame, hidden by black, is written again, and
    * the real frames after it */
   gst_element_set_state (h->element, GST_STATE_PLAYING);
-  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
   fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
-  g_thread_join (push_thread);
   fgrab_check_push_frames (h, 1, 1, FRAME_320);
   count = fake_v4l2_device_get_written_frame_count (dev);
   fail_unless (written_is_pushed (dev, count - 1, 1, FRAME_320));
   fail_unless (written_is_pushed (dev, count - 2, 0, FRAME_320));
-  worker_free (pusher);
+  fgrab_check_worker_free (pusher);
   fgrab_check_harness_teardown (h);
 }
 
@@ -492,8 +423,7 @@ GST_START_TEST (test_keep_alive_after_playing_to_paused)
   fgrab_check_push_yuy2 (h, 3);
   fail_if (gst_element_set_state (h->element, GST_STATE_PAUSED) ==
       GST_STATE_CHANGE_FAILURE);
-  fail_unless (fgrab_check_wait_for_written_frames (dev, 4));
-  assert_rate (dev, "playing to paused");
+  assert_keeps_alive_after (dev, 4, "playing to paused");
   fail_unless (written_is_pushed (dev, 3, 2, FRAME_320));
   fgrab_check_harness_teardown (h);
 }
@@ -566,27 +496,20 @@ GST_START_TEST (test_null_during_blocked_keep_alive_write_is_prompt)
 {
   FakeV4l2Device *dev = new_loopback ();
   GstHarness *h = new_sink ("keep-alive=repeat");
-  Worker *stopper = worker_new (h);
-  GThread *stop_thread;
-  gint64 end = g_get_monotonic_time () +
-      HANG_GUARD_SECONDS * G_TIME_SPAN_SECOND;
+  FgrabCheckWorker *stopper = fgrab_check_worker_new (h, h->element);
 
   fgrab_check_push_yuy2 (h, 1);
   fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
   fake_v4l2_device_set_write_blocked (dev, TRUE);
-  while (fake_v4l2_device_get_refused_writes (dev) == 0) {
-    fail_unless (g_get_monotonic_time () < end, "keep-alive never wrote");
-    g_usleep (1000);
-  }
+  fail_unless (fgrab_check_wait_for_refused_write (dev),
+      "keep-alive never wrote");
 
-  stopper->state = GST_STATE_NULL;
-  stop_thread = g_thread_new ("stop", state_worker, stopper);
-  fail_unless (worker_wait (stopper, HANG_GUARD_SECONDS),
+  fgrab_check_worker_set_state (stopper, GST_STATE_NULL);
+  fail_unless (fgrab_check_worker_wait (stopper, HANG_GUARD_SECONDS),
       "setting NULL hung in a kept-alive write");
   fail_unless_equals_int (stopper->ret, GST_STATE_CHANGE_SUCCESS);
-  g_thread_join (stop_thread);
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
-  worker_free (stopper);
+  fgrab_check_worker_free (stopper);
   fgrab_check_harness_teardown (h);
 }
 
@@ -597,7 +520,7 @@ GST_START_TEST (test_black_repeats_the_last_frame_of_jpeg)
 {
   FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, TRUE);
   GstHarness *h;
-  guint i, count;
+  const Picture last = { 1, 0, 0, 0, 0 };
 
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MJPEG,
       V4L2_FMT_FLAG_COMPRESSED, "Motion-JPEG");
@@ -608,11 +531,8 @@ GST_START_TEST (test_black_repeats_the_last_frame_of_jpeg)
   gst_harness_set_src_caps_str (h, "image/jpeg, width=320, height=240, "
       "framerate=30/1");
   fgrab_check_push_frames (h, 0, 2, 5000);
-  fail_unless (fgrab_check_wait_for_written_frames (dev, 3));
-  assert_rate (dev, "jpeg");
-  count = fake_v4l2_device_get_written_frame_count (dev);
-  for (i = 2; i < count; i++)
-    fail_unless (written_is_pushed (dev, i, 1, 5000));
+  assert_keeps_alive_after (dev, 3, "jpeg");
+  assert_kept_alive_frames (dev, 5000, &last, "the last frame");
   fgrab_check_harness_teardown (h);
 }
 

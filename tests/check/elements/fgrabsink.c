@@ -37,10 +37,9 @@
 
 #define FAKE_PATH "/dev/fake-video1"
 #define YUY2_320 FGRAB_CHECK_YUY2_320_CAPS
-#define YUY2_640 "video/x-raw, format=YUY2, width=640, height=480, " \
-    "framerate=30/1"
+#define YUY2_640 FGRAB_CHECK_YUY2_640_CAPS
 #define FRAME_320 FGRAB_CHECK_YUY2_320_SIZE
-#define FRAME_640 (640 * 480 * 2)
+#define FRAME_640 FGRAB_CHECK_YUY2_640_SIZE
 /* how long a test waits for what must happen, or for what must not */
 #define HANG_GUARD_SECONDS 10
 
@@ -80,14 +79,8 @@ check_written_frames (FakeV4l2Device * dev, guint count, gsize size)
 static void
 wait_for_refused_write (FakeV4l2Device * dev)
 {
-  gint64 end = g_get_monotonic_time () +
-      HANG_GUARD_SECONDS * G_TIME_SPAN_SECOND;
-
-  while (fake_v4l2_device_get_refused_writes (dev) == 0) {
-    fail_unless (g_get_monotonic_time () < end,
-        "the sink never tried to write");
-    g_usleep (1000);
-  }
+  fail_unless (fgrab_check_wait_for_refused_write (dev),
+      "the sink never tried to write");
 }
 
 GST_START_TEST (test_template_caps_until_open)
@@ -720,113 +713,32 @@ GST_START_TEST (test_short_writes_and_eintr_eagain_give_whole_frames)
 
 GST_END_TEST;
 
-typedef struct
-{
-  GstHarness *h;
-  GstElement *element;
-  GstState state;
-  GstFlowReturn flow;
-  GstStateChangeReturn ret;
-  guint n;
-  GstClockTime pts;
-  gboolean done;
-  GMutex lock;
-  GCond cond;
-} Worker;
-
-static gpointer
-push_worker (gpointer data)
-{
-  Worker *w = data;
-  GstBuffer *buf = fgrab_check_new_frame (w->n, FRAME_320);
-
-  GST_BUFFER_PTS (buf) = w->pts;
-  w->flow = gst_harness_push (w->h, buf);
-  g_mutex_lock (&w->lock);
-  w->done = TRUE;
-  g_cond_signal (&w->cond);
-  g_mutex_unlock (&w->lock);
-  return NULL;
-}
-
-static gpointer
-state_worker (gpointer data)
-{
-  Worker *w = data;
-
-  w->ret = gst_element_set_state (w->element, w->state);
-  g_mutex_lock (&w->lock);
-  w->done = TRUE;
-  g_cond_signal (&w->cond);
-  g_mutex_unlock (&w->lock);
-  return NULL;
-}
-
-static gboolean
-worker_wait (Worker * w, gint64 seconds)
-{
-  gint64 end = g_get_monotonic_time () + seconds * G_TIME_SPAN_SECOND;
-  gboolean done;
-
-  g_mutex_lock (&w->lock);
-  while (!w->done && g_cond_wait_until (&w->cond, &w->lock, end));
-  done = w->done;
-  g_mutex_unlock (&w->lock);
-  return done;
-}
-
-static Worker *
-worker_new (GstHarness * h, GstElement * element)
-{
-  Worker *w = g_new0 (Worker, 1);
-
-  w->h = h;
-  w->element = element;
-  w->pts = GST_CLOCK_TIME_NONE;
-  g_mutex_init (&w->lock);
-  g_cond_init (&w->cond);
-  return w;
-}
-
-static void
-worker_free (Worker * w)
-{
-  g_mutex_clear (&w->lock);
-  g_cond_clear (&w->cond);
-  g_free (w);
-}
-
 GST_START_TEST (test_unlock_during_blocked_write_returns)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
-  Worker *pusher = worker_new (h, NULL);
-  Worker *stopper = worker_new (h, h->element);
-  GThread *push_thread, *stop_thread;
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
+  FgrabCheckWorker *stopper = fgrab_check_worker_new (h, h->element);
 
   fgrab_check_push_yuy2 (h, 2);
 
   /* the device takes nothing more: the streaming thread sits in poll */
   fake_v4l2_device_set_write_blocked (dev, TRUE);
-  pusher->n = 2;
-  push_thread = g_thread_new ("push", push_worker, pusher);
+  fgrab_check_worker_push (pusher, 2, GST_CLOCK_TIME_NONE, FRAME_320);
   wait_for_refused_write (dev);
-  fail_if (worker_wait (pusher, 0), "the write did not block");
+  fail_if (fgrab_check_worker_wait (pusher, 0), "the write did not block");
 
-  stopper->state = GST_STATE_NULL;
-  stop_thread = g_thread_new ("stop", state_worker, stopper);
-  fail_unless (worker_wait (stopper, HANG_GUARD_SECONDS),
+  fgrab_check_worker_set_state (stopper, GST_STATE_NULL);
+  fail_unless (fgrab_check_worker_wait (stopper, HANG_GUARD_SECONDS),
       "setting NULL hung in a blocked write");
   fail_unless_equals_int (stopper->ret, GST_STATE_CHANGE_SUCCESS);
-  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
   fail_unless_equals_int (pusher->flow, GST_FLOW_FLUSHING);
-  g_thread_join (stop_thread);
-  g_thread_join (push_thread);
 
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
   fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
-  worker_free (pusher);
-  worker_free (stopper);
+  fgrab_check_worker_free (pusher);
+  fgrab_check_worker_free (stopper);
   fgrab_check_harness_teardown (h);
 }
 
@@ -836,16 +748,14 @@ GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
-  Worker *pusher = worker_new (h, NULL);
-  GThread *push_thread;
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
   GstStateChangeReturn ret;
 
   fgrab_check_push_yuy2 (h, 1);
 
   fake_v4l2_device_set_short_writes (dev, 10000);
   fake_v4l2_device_set_write_blocked (dev, TRUE);
-  pusher->n = 1;
-  push_thread = g_thread_new ("push", push_worker, pusher);
+  fgrab_check_worker_push (pusher, 1, GST_CLOCK_TIME_NONE, FRAME_320);
   /* the sink is in the write (not before it: a frame that reached the
    * sink in PAUSED would be rendered as the preroll frame) */
   wait_for_refused_write (dev);
@@ -856,18 +766,18 @@ GST_START_TEST (test_pause_during_blocked_write_resumes_the_frame)
   fake_v4l2_device_set_write_blocked (dev, FALSE);
   g_usleep (100 * 1000);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
-  fail_if (worker_wait (pusher, 0), "the frame went on while PAUSED");
+  fail_if (fgrab_check_worker_wait (pusher, 0),
+      "the frame went on while PAUSED");
 
   ret = gst_element_set_state (h->element, GST_STATE_PLAYING);
   fail_if (ret == GST_STATE_CHANGE_FAILURE);
-  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
   fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
-  g_thread_join (push_thread);
 
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
   check_written_frame (dev, 0, 0, FRAME_320);
   check_written_frame (dev, 1, 1, FRAME_320);
-  worker_free (pusher);
+  fgrab_check_worker_free (pusher);
   fgrab_check_harness_teardown (h);
 }
 
@@ -881,8 +791,7 @@ GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
-  Worker *pusher = worker_new (h, NULL);
-  GThread *push_thread;
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
   GstSegment segment;
   guint s_fmt_before;
 
@@ -891,18 +800,16 @@ GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
 
   fake_v4l2_device_set_short_writes (dev, FRAME_320 / 4);
   fake_v4l2_device_block_writes_after (dev, FRAME_320 / 2);
-  pusher->n = 2;
-  push_thread = g_thread_new ("push", push_worker, pusher);
+  fgrab_check_worker_push (pusher, 2, GST_CLOCK_TIME_NONE, FRAME_320);
   wait_for_refused_write (dev);
-  fail_if (worker_wait (pusher, 0), "the write did not block");
+  fail_if (fgrab_check_worker_wait (pusher, 0), "the write did not block");
   fail_unless_equals_uint64 (fake_v4l2_device_get_pending_bytes (dev),
       FRAME_320 / 2);
 
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
-  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS),
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS),
       "flush-start did not interrupt the blocked write");
   fail_unless_equals_int (pusher->flow, GST_FLOW_FLUSHING);
-  g_thread_join (push_thread);
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
   gst_segment_init (&segment, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
@@ -920,7 +827,7 @@ GST_START_TEST (test_flush_mid_frame_reopens_before_next_frame)
   check_written_frame (dev, 0, 0, FRAME_320);
   check_written_frame (dev, 1, 1, FRAME_320);
   check_written_frame (dev, 2, 3, FRAME_320);
-  worker_free (pusher);
+  fgrab_check_worker_free (pusher);
   fgrab_check_harness_teardown (h);
 }
 
@@ -1134,27 +1041,25 @@ GST_START_TEST (test_show_preroll_frame_writes_preroll_once)
 {
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
-  Worker *pusher = worker_new (h, NULL);
-  GThread *push_thread;
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
 
   gst_harness_set_src_caps_str (h, YUY2_320);
   gst_element_set_state (h->element, GST_STATE_PAUSED);
-  push_thread = g_thread_new ("push", push_worker, pusher);
+  fgrab_check_worker_push (pusher, 0, GST_CLOCK_TIME_NONE, FRAME_320);
 
   /* shown in PAUSED, before any render */
   fail_unless (fgrab_check_wait_for_written_frames (dev, 1));
   check_written_frame (dev, 0, 0, FRAME_320);
 
   gst_element_set_state (h->element, GST_STATE_PLAYING);
-  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
   fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
-  g_thread_join (push_thread);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
 
   fgrab_check_push_frames (h, 1, 1, FRAME_320);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 2);
   check_written_frame (dev, 1, 1, FRAME_320);
-  worker_free (pusher);
+  fgrab_check_worker_free (pusher);
   fgrab_check_harness_teardown (h);
 }
 
@@ -1165,23 +1070,21 @@ GST_START_TEST (test_no_preroll_frame_without_show_preroll_frame)
   FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
   GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH,
       "sync=false show-preroll-frame=false");
-  Worker *pusher = worker_new (h, NULL);
-  GThread *push_thread;
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
 
   gst_harness_set_src_caps_str (h, YUY2_320);
   gst_element_set_state (h->element, GST_STATE_PAUSED);
-  push_thread = g_thread_new ("push", push_worker, pusher);
+  fgrab_check_worker_push (pusher, 0, GST_CLOCK_TIME_NONE, FRAME_320);
   fail_unless_equals_int (gst_element_get_state (h->element, NULL, NULL,
           HANG_GUARD_SECONDS * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
   g_usleep (100 * 1000);
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 0);
 
   gst_element_set_state (h->element, GST_STATE_PLAYING);
-  fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
-  g_thread_join (push_thread);
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
   fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), 1);
   check_written_frame (dev, 0, 0, FRAME_320);
-  worker_free (pusher);
+  fgrab_check_worker_free (pusher);
   fgrab_check_harness_teardown (h);
 }
 
@@ -1202,12 +1105,9 @@ GST_START_TEST (test_sync_writes_frames_at_running_time)
   gst_harness_set_src_caps_str (h, YUY2_320);
 
   for (n = 0; n < 2; n++) {
-    Worker *pusher = worker_new (h, NULL);
-    GThread *push_thread;
+    FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
 
-    pusher->n = n;
-    pusher->pts = n * GST_SECOND;
-    push_thread = g_thread_new ("push", push_worker, pusher);
+    fgrab_check_worker_push (pusher, n, n * GST_SECOND, FRAME_320);
 
     /* nothing goes out before the clock reaches the frame's time */
     fail_unless (gst_harness_wait_for_clock_id_waits (h, 1,
@@ -1215,12 +1115,11 @@ GST_START_TEST (test_sync_writes_frames_at_running_time)
     g_usleep (50 * 1000);
     fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev), n);
     fail_unless (gst_harness_crank_single_clock_wait (h));
-    fail_unless (worker_wait (pusher, HANG_GUARD_SECONDS));
+    fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
     fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
-    g_thread_join (push_thread);
     fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
         n + 1);
-    worker_free (pusher);
+    fgrab_check_worker_free (pusher);
   }
   check_written_frame (dev, 1, 1, FRAME_320);
   fgrab_check_harness_teardown (h);
