@@ -89,6 +89,12 @@ new_camera (void)
       V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
   fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, CAMERA_FPS);
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_IMMEDIATE);
+  /* No events: once a reader subscribes (fgrabsrc does, to its input's
+   * source changes), the fake's poll() interposition models POLLPRI on
+   * every poll, about 1,000 instructions a call that the kernel's poll
+   * does not spend (POLLPRI is one more bit of the same poll); without
+   * events fgrabsrc reads its input's status once a second instead. */
+  fake_v4l2_device_set_events (dev, FALSE);
 }
 
 /* A webcam's worth of choices for start-up: 40 sizes (96x54 to 1344x756,
