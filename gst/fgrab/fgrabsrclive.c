@@ -37,9 +37,6 @@
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
 
 #define DEFAULT_SIGNAL_LOSS GST_FGRAB_SIGNAL_LOSS_DRIVER
-/* How often the status of a driver without source-change events is read
- * again, between frames. */
-#define POLL_PERIOD_US G_USEC_PER_SEC
 
 void
 fgrab_src_live_init (FgrabSrcLive * live, FgrabObject * obj)
@@ -195,15 +192,19 @@ refresh (FgrabSrcLive * live, FgrabNode * node)
 {
   FgrabInputStatus now;
 
-  live->next_poll = g_get_monotonic_time () + POLL_PERIOD_US;
+  live->frames_to_poll = live->frames_per_poll;
   if (fgrab_node_get_input_status (node, &now))
     report (live, &now, FALSE);
 }
 
 void
-fgrab_src_live_start (FgrabSrcLive * live)
+fgrab_src_live_start (FgrabSrcLive * live, GstClockTime period)
 {
   FgrabNode *node = live->obj->node;
+
+  /* a second's worth of frames at the driver's rate */
+  live->frames_per_poll = GST_CLOCK_TIME_IS_VALID (period) && period > 0 ?
+      MAX (GST_SECOND / period, 1) : 1;
 
   live->mode = g_atomic_int_get (&live->signal_loss);
   live->lost = FALSE;
@@ -221,7 +222,7 @@ fgrab_src_live_start (FgrabSrcLive * live)
   GST_DEBUG_OBJECT (live->element, "watching input %u '%s' %s",
       live->input.index, live->input.name, live->events ?
       "on source change events" : "once a second (no events)");
-  live->next_poll = g_get_monotonic_time () + POLL_PERIOD_US;
+  live->frames_to_poll = live->frames_per_poll;
   report (live, &live->input, TRUE);
 }
 
@@ -299,8 +300,7 @@ fgrab_src_live_take_events (FgrabSrcLive * live)
 gboolean
 fgrab_src_live_frame (FgrabSrcLive * live, gboolean raw_video)
 {
-  if (live->watching && !live->events &&
-      g_get_monotonic_time () >= live->next_poll)
+  if (live->watching && !live->events && --live->frames_to_poll == 0)
     refresh (live, live->obj->node);
   live->blacken = FALSE;
   if (!live->lost || live->mode == GST_FGRAB_SIGNAL_LOSS_DRIVER)

@@ -51,14 +51,16 @@ typedef struct
 
   /* the streaming thread's, from fgrab_src_live_start: the property in
    * force, whether the node has an input to watch and sends source
-   * changes for it, what was read last, whether the picture is gone, and
-   * when a driver without events is asked again (monotonic, us) */
+   * changes for it, what was read last, whether the picture is gone */
   GstFgrabSignalLoss mode;
   gboolean watching;
   gboolean events;
   FgrabInputStatus input;
   gboolean lost;
-  gint64 next_poll;
+  /* a driver without events: its status is read every frames_per_poll
+   * frames (a second's worth), frames_to_poll from now */
+  guint frames_per_poll;
+  guint frames_to_poll;
   /* the frame fgrab_src_live_frame kept is to be pushed black */
   gboolean blacken;
   /* norm=auto and the signal's standard changed: the node is to be set
@@ -74,10 +76,11 @@ void fgrab_src_live_get_dv_timings (FgrabSrcLive * live, GValue * value);
 void fgrab_src_live_set_property (FgrabSrcLive * live, const GValue * value);
 void fgrab_src_live_get_property (FgrabSrcLive * live, GValue * value);
 
-/* The caps are set on the open node: subscribes to the input's source
+/* The caps are set on the open node, frames come every @period (NONE:
+ * unknown): subscribes to the input's source
  * changes and the picture controls' events, reads the input's status and
  * posts it. */
-void fgrab_src_live_start (FgrabSrcLive * live);
+void fgrab_src_live_start (FgrabSrcLive * live, GstClockTime period);
 /* The stream stops: the subscriptions go. */
 void fgrab_src_live_stop (FgrabSrcLive * live);
 /* The node has events pending (FGRAB_IO_EVENT): takes them all, reads

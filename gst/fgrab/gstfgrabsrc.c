@@ -342,7 +342,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
   fgrab_node_set_stall_timeout (self->obj.node,
       fgrab_src_recovery_timeout (&self->recovery,
           self->obj.format) * GST_SECOND);
-  fgrab_src_live_start (&self->live);
+  fgrab_src_live_start (&self->live, self->rate.period);
   self->obj.configured_caps = gst_caps_ref (result);
   GST_DEBUG_OBJECT (self, "configured %" GST_PTR_FORMAT, result);
   return result;

@@ -14,7 +14,7 @@ Prints, with T the seconds since PLAYING:
   "caps T WIDTHxHEIGHT RATE"      each new caps on the sink
   "warning T TEXT" / "info T TEXT"
   "status T signal=0|1 flags=a,b" each fgrab-input-status message
-  "notify T NAME=VALUE"           brightness and dv-timings of the source
+  "notify T NAME=VALUE"           contrast and dv-timings of the source
                                   (those it has) when notified
 Exit 0 when it ran to END, 1 on a pipeline error.
 
@@ -139,7 +139,7 @@ class Watch:
         sink.set_property("emit-signals", True)
         sink.connect("new-sample", self.on_sample)
         src = self.pipeline.get_by_name("src")
-        for name in ("brightness", "dv-timings"):
+        for name in ("contrast", "dv-timings"):
             if src.find_property(name):
                 src.connect("notify::" + name, self.on_notify)
         bus = self.pipeline.get_bus()
