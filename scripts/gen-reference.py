@@ -125,6 +125,16 @@ MESSAGES = {
            "\"16:9 letterbox centre\" (\"invalid\": bad parity)"),
           ("timestamp", "uint64", "the PTS of the frame that carried it")]),
     ],
+    "fgrabsink": [
+        ("fgrab-readers",
+         "At READY->PAUSED, and each time the count of readers streaming "
+         "from a v4l2loopback node changes, as the driver reports it "
+         "(v4l2loopback 0.13 and later: its client-usage event, taken also "
+         "while paused or stalled). See the readers property.",
+         [("readers", "int", "readers streaming (0 or 1 on v4l2loopback), "
+           "-1 when the driver does not say (v4l2loopback 0.12, other "
+           "drivers)")]),
+    ],
 }
 
 PARAM_FLAGS = [  # (bit, words), as gst-inspect-1.0 says them

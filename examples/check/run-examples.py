@@ -52,13 +52,15 @@ def expect_eq(desc, got, want):
     check("%s: %r" % (desc, want), got == want, "got %r" % (got,))
 
 
-def run(program, args):
+def run(program, args, devices=None, extra_env=None):
     """Runs an example with fresh fake devices; returns (exit status,
     {key: [values]}, stderr, report text)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.txt")
         env = dict(os.environ)
-        env["FAKEV4L2_DEVICES"] = "%s=capture;%s=output" % (CAP, OUT)
+        env.update(extra_env or {})
+        env["FAKEV4L2_DEVICES"] = devices or "%s=capture;%s=output" % (
+            CAP, OUT)
         env["FAKEV4L2_REPORT"] = report
         p = subprocess.run(program + args, env=env, stdin=subprocess.DEVNULL,
                            capture_output=True, text=True, timeout=HANG_GUARD)
@@ -160,12 +162,44 @@ def case_output(program):
           is not None, err.strip())
 
 
+def case_webcam_on_demand(program):
+    # a reader streams from 1.5 s to 3 s: the expensive branch runs then
+    rc, keys, err, _ = run(program, [OUT, "--seconds", "5"],
+                           "%s=loopback-watched" % OUT,
+                           {"FAKEV4L2_READER_AT_MS": "1500",
+                            "FAKEV4L2_READER_FOR_MS": "1500"})
+    expect_eq("exit status", rc, 0)
+    expect_eq("readers, as the fake's reader came and went",
+              keys.get("readers"), ["0", "1", "0"])
+    exp = keys.get("expensive", [])
+    check("the expensive branch started and stopped once",
+          len(exp) == 2 and exp[0] == "started" and
+          exp[1].startswith("stopped"), repr(exp))
+    m = re.match(r"stopped \((\d+) frames\)", exp[-1] if exp else "")
+    # 1.5 s at 30 fps is 45: generous bounds for a loaded machine
+    check("it ran while the reader streamed", m is not None and
+          10 <= int(m.group(1)) <= 90, repr(exp))
+
+    # v4l2loopback 0.12 does not say: the expensive branch runs throughout
+    rc, keys, err, _ = run(program, [OUT, "--seconds", "2"],
+                           "%s=loopback-012" % OUT)
+    expect_eq("exit status (0.12)", rc, 0)
+    readers = keys.get("readers", [])
+    check("readers -1 on 0.12", len(readers) == 1 and
+          readers[0].startswith("-1 "), repr(readers))
+    exp = keys.get("expensive", [])
+    check("the expensive branch ran throughout on 0.12",
+          len(exp) == 2 and exp[0] == "started", repr(exp))
+
+
 def main():
     case, program = sys.argv[1], sys.argv[2:]
     if case == "capture":
         case_capture(program)
     elif case == "output":
         case_output(program)
+    elif case == "webcam-on-demand":
+        case_webcam_on_demand(program)
     else:
         sys.exit("unknown case " + case)
     print("1..%d" % len(checks))

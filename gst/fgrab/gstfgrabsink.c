@@ -80,6 +80,7 @@
 #include "fgrabcontrolprops.h"
 #include "fgrabobject.h"
 #include "fgrabsinkkeepalive.h"
+#include "fgrabsinkreaders.h"
 #include "fgraburi.h"
 #include "fgrabwriter.h"
 #include "v4l2/fgrabnode.h"
@@ -99,6 +100,8 @@
 enum
 {
   PROP_WRITE_SIZE = FGRAB_PROP_LAST,
+  /* fgrabsinkreaders.c's */
+  PROP_READERS,
   /* fgrabsinkkeepalive.c's, from here on */
   PROP_KEEP_ALIVE,
 };
@@ -123,6 +126,9 @@ struct _GstFgrabSink
   /* frames while upstream sends none, from a thread of its own; it
    * hands the writer over (take, release) */
   FgrabKeepAlive *keep_alive;
+  /* who watches a v4l2loopback node, from a thread of its own that the
+   * streaming thread pauses around a reopen */
+  FgrabSinkReaders *readers;
 
   /* show-preroll-frame: the preroll frame already written, so that its
    * render does not write it a second time */
@@ -146,6 +152,7 @@ gst_fgrab_sink_finalize (GObject * object)
   GstFgrabSink *self = GST_FGRAB_SINK (object);
 
   fgrab_keep_alive_free (self->keep_alive);
+  fgrab_sink_readers_free (self->readers);
   fgrab_object_finalize (&self->obj);
   gst_clear_buffer (&self->preroll_shown);
   fgrab_writer_clear (&self->writer);
@@ -193,6 +200,10 @@ gst_fgrab_sink_get_property (GObject * object, guint prop_id,
         prop_id - PROP_KEEP_ALIVE, value);
     return;
   }
+  if (prop_id == PROP_READERS) {
+    fgrab_sink_readers_get_property (self->readers, value);
+    return;
+  }
   if (prop_id != PROP_WRITE_SIZE) {
     fgrab_object_get_property (&self->obj, prop_id, value, pspec);
     return;
@@ -230,8 +241,10 @@ gst_fgrab_sink_prepare (GstFgrabSink * self)
   self->writer.partial = FALSE;
   self->prepared = fgrab_object_start (&self->obj) &&
       gst_fgrab_sink_check_formats (self);
-  if (self->prepared)
+  if (self->prepared) {
     fgrab_keep_alive_start (self->keep_alive);
+    fgrab_sink_readers_start (self->readers);
+  }
   return self->prepared;
 }
 
@@ -249,7 +262,8 @@ gst_fgrab_sink_finish (GstFgrabSink * self, gboolean reopen)
   self->prepared = FALSE;
   GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " frames written", self->frames);
 
-  /* before the node is reopened or closed: the last thread writing */
+  /* before the node is reopened or closed: the last threads on it */
+  fgrab_sink_readers_stop (self->readers);
   fgrab_keep_alive_stop (self->keep_alive);
   gst_clear_buffer (&self->preroll_shown);
   fgrab_writer_clear (&self->writer);
@@ -267,11 +281,17 @@ gst_fgrab_sink_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
       !gst_fgrab_sink_prepare (self))
     return GST_STATE_CHANGE_FAILURE;
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     gst_fgrab_sink_finish (self, FALSE);
+    fgrab_sink_readers_close (self->readers);
+  }
 
   ret = fgrab_object_change_state (&self->obj, transition,
       GST_ELEMENT_CLASS (parent_class));
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY &&
+      ret != GST_STATE_CHANGE_FAILURE)
+    fgrab_sink_readers_open (self->readers);
 
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
     gst_fgrab_sink_finish (self, TRUE);
@@ -292,8 +312,14 @@ clear_configuration (GstFgrabSink * self)
 static gboolean
 gst_fgrab_sink_reopen (GstFgrabSink * self, gboolean post_errors)
 {
+  gboolean ok;
+
   self->writer.partial = FALSE;
-  return fgrab_object_reopen (&self->obj, post_errors);
+  /* the readers thread never polls a file being closed */
+  fgrab_sink_readers_pause (self->readers);
+  ok = fgrab_object_reopen (&self->obj, post_errors);
+  fgrab_sink_readers_resume (self->readers);
+  return ok;
 }
 
 /* S_PARM with the caps' rate and the properties, and what the driver kept
@@ -626,6 +652,7 @@ gst_fgrab_sink_class_init (GstFgrabSinkClass * klass)
   fgrab_object_class_init (gobject_class, TRUE, DEFAULT_DEVICE);
   fgrab_control_props_install (gobject_class, TRUE);
   fgrab_keep_alive_install (gobject_class, PROP_KEEP_ALIVE);
+  fgrab_sink_readers_install (gobject_class, PROP_READERS);
 
   /**
    * GstFgrabSink:write-size:
@@ -678,4 +705,5 @@ gst_fgrab_sink_init (GstFgrabSink * self)
   self->write_size = DEFAULT_WRITE_SIZE;
   fgrab_writer_init (&self->writer, &self->obj);
   self->keep_alive = fgrab_keep_alive_new (&self->writer);
+  self->readers = fgrab_sink_readers_new (&self->obj);
 }

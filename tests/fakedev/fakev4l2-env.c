@@ -23,9 +23,13 @@
  * Everything here goes through the public API of fakev4l2.h, so these
  * devices behave exactly like ones a test registers. */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include <linux/v4l2-dv-timings.h>
 
@@ -101,6 +105,49 @@ env_output_new (const gchar * path)
   return dev;
 }
 
+/* The reader of a loopback-watched node: streams (STREAMON(CAPTURE), as
+ * FFmpeg's mmap capture does) from FAKEV4L2_READER_AT_MS (default 1000)
+ * after the process started, for FAKEV4L2_READER_FOR_MS (default 1000),
+ * then closes. */
+static gpointer
+env_reader_thread (gpointer data)
+{
+  const gchar *at = g_getenv ("FAKEV4L2_READER_AT_MS");
+  const gchar *len = g_getenv ("FAKEV4L2_READER_FOR_MS");
+  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  gint fd;
+
+  g_usleep ((at ? atoi (at) : 1000) * G_TIME_SPAN_MILLISECOND);
+  fd = open (data, O_RDWR | O_NONBLOCK);
+  if (fd < 0 || ioctl (fd, VIDIOC_STREAMON, &type) < 0)
+    g_printerr ("fakev4l2: the reader of %s could not stream: %s\n",
+        (gchar *) data, g_strerror (errno));
+  g_usleep ((len ? atoi (len) : 1000) * G_TIME_SPAN_MILLISECOND);
+  if (fd >= 0)
+    close (fd);
+  g_free (data);
+  return NULL;
+}
+
+/* v4l2loopback 0.13 or later (the client-usage event), as output; with
+ * @watched a reader comes and goes (env_reader_thread); with @v012
+ * v4l2loopback 0.12 instead, which does not say. */
+static FakeV4l2Device *
+env_loopback_new (const gchar * path, gboolean watched, gboolean v012)
+{
+  FakeV4l2Device *dev = env_output_new (path);
+
+  if (dev == NULL)
+    return NULL;
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  if (v012)
+    fake_v4l2_device_set_loopback_012 (dev, TRUE);
+  if (watched)
+    g_thread_unref (g_thread_new ("fakev4l2-reader", env_reader_thread,
+            g_strdup (path)));
+  return dev;
+}
+
 /* An ivtv/cx18 MPEG node whose stream comes in real time: one frame's
  * pack (or packets) every frame period. */
 static FakeV4l2Device *
@@ -154,6 +201,12 @@ static void __attribute__((constructor))
       } else if (strcmp (eq + 1, "output") == 0) {
         output = TRUE;
         dev = env_output_new (entry);
+      } else if (strcmp (eq + 1, "loopback-watched") == 0) {
+        output = TRUE;
+        dev = env_loopback_new (entry, TRUE, FALSE);
+      } else if (strcmp (eq + 1, "loopback-012") == 0) {
+        output = TRUE;
+        dev = env_loopback_new (entry, FALSE, TRUE);
       } else if (strcmp (eq + 1, "encoder") == 0) {
         dev = env_encoder_new (entry, FALSE);
       } else if (strcmp (eq + 1, "encoder-ts") == 0) {
@@ -169,8 +222,8 @@ static void __attribute__((constructor))
     /* a typo must not turn into a test that quietly talks to real /dev */
     if (dev == NULL) {
       g_printerr ("fakev4l2: bad FAKEV4L2_DEVICES entry '%s' (want "
-          "PATH=capture, output, encoder, encoder-ts, hm12 or vivid-live, "
-          "each path " "once)\n", orig);
+          "PATH=capture, output, loopback-watched, loopback-012, encoder, "
+          "encoder-ts, hm12 or vivid-live, " "each path " "once)\n", orig);
       _exit (2);
     }
     g_free (orig);

@@ -19,7 +19,8 @@
 
 
 /* Events of the fake: VIDIOC_SUBSCRIBE_EVENT, VIDIOC_UNSUBSCRIBE_EVENT and
- * VIDIOC_DQEVENT for V4L2_EVENT_SOURCE_CHANGE and V4L2_EVENT_CTRL, as the
+ * VIDIOC_DQEVENT for V4L2_EVENT_SOURCE_CHANGE and V4L2_EVENT_CTRL, and on
+ * a v4l2loopback of 0.13 and later for its client-usage event, as the
  * kernel's v4l2-event.c keeps them for a file handle:
  *
  * - subscriptions are per open fd, keyed by (type, id); subscribing again
@@ -264,6 +265,76 @@ fake_v4l2_events_source_change (FakeV4l2Device * dev, guint input)
 }
 
 /* ---------------------------------------------------------------------- */
+/* v4l2loopback's client-usage event */
+
+/* v4l2loopback.c from 0.13.0 on: V4L2LOOPBACK_EVENT_BASE
+ * (V4L2_EVENT_PRIVATE_START) + V4L2LOOPBACK_EVENT_OFFSET (0x08E00000) + 1,
+ * payload struct v4l2_event_client_usage { __u32 count; }. */
+#define FAKE_EVENT_PRI_CLIENT_USAGE \
+  (V4L2_EVENT_PRIVATE_START + 0x08E00000 + 1)
+
+/* A v4l2loopback of 0.13 or later: its driver name, not the 0.12 model. */
+static gboolean
+is_loopback_013 (FakeV4l2Device * dev)
+{
+  return !dev->loopback_012 && g_strcmp0 (dev->driver, "v4l2 loopback") == 0;
+}
+
+/* client_usage_queue_event(): the count to every subscriber of the
+ * device, 1 while a reader streams (0.15: !has_capture_token
+ * (dev->stream_tokens); 0.13: dev->active_readers, which its
+ * vidioc_streamon keeps at most 1 with EBUSY). */
+static void
+usage_queue (FakeV4l2Device * dev)
+{
+  struct v4l2_event ev;
+  guint32 count = dev->usage_reader != NULL;
+
+  memset (&ev, 0, sizeof (ev));
+  ev.type = FAKE_EVENT_PRI_CLIENT_USAGE;
+  memcpy (ev.u.data, &count, sizeof (count));
+  queue_dev (dev, &ev, NULL);
+}
+
+/* vidioc_streamon / vidioc_streamoff for V4L2_BUF_TYPE_VIDEO_CAPTURE
+ * (v4l2loopback.c 0.13.2 and 0.15): the fd that starts streaming holds the
+ * node's capture stream, a second one gets EBUSY, and its STREAMOFF or
+ * close (v4l2_loopback_close) gives it back, each queueing the event.
+ * Neither 0.15's REQBUFS before STREAMON nor its read() taking the stream
+ * (start_fileio) is modelled: the fake's loopback reader is a test's fd
+ * on the output device. */
+gboolean
+fake_v4l2_events_loopback_stream (FakeV4l2Device * dev, gboolean on,
+    const gint * type, int *err)
+{
+  FakeFd *ffd = dev->cur_ffd;
+
+  if (!is_loopback_013 (dev) || *type != V4L2_BUF_TYPE_VIDEO_CAPTURE ||
+      ffd == NULL)
+    return FALSE;
+  *err = 0;
+  if (on && dev->usage_reader == NULL) {
+    dev->usage_reader = ffd;
+    usage_queue (dev);
+  } else if (on && dev->usage_reader != ffd) {
+    *err = EBUSY;
+  } else if (!on && dev->usage_reader == ffd) {
+    dev->usage_reader = NULL;
+    usage_queue (dev);
+  }
+  return TRUE;
+}
+
+void
+fake_v4l2_events_loopback_close (FakeV4l2Device * dev, FakeFd * ffd)
+{
+  if (dev->usage_reader != ffd)
+    return;
+  dev->usage_reader = NULL;
+  usage_queue (dev);
+}
+
+/* ---------------------------------------------------------------------- */
 /* The ioctls */
 
 static void
@@ -305,7 +376,9 @@ subscribe_ctrl (FakeV4l2Device * dev, FakeFd * ffd, FakeSub * s)
 }
 
 /* vivid's vidioc_subscribe_event(): SOURCE_CHANGE on a capture node, the
- * control events, EINVAL for anything else. */
+ * control events, EINVAL for anything else; v4l2loopback's (0.13 on) the
+ * client-usage event too, whose SEND_INITIAL (client_usage_ops_add) queues
+ * the count to every subscriber of the device, this one included. */
 static int
 subscribe (FakeV4l2Device * dev, FakeFd * ffd,
     struct v4l2_event_subscription *sub)
@@ -315,7 +388,8 @@ subscribe (FakeV4l2Device * dev, FakeFd * ffd,
   int err = 0;
 
   if (sub->type != V4L2_EVENT_CTRL &&
-      (sub->type != V4L2_EVENT_SOURCE_CHANGE || dev->output))
+      (sub->type != V4L2_EVENT_SOURCE_CHANGE || dev->output) &&
+      (sub->type != FAKE_EVENT_PRI_CLIENT_USAGE || !is_loopback_013 (dev)))
     return EINVAL;
   if (find_sub (e, sub->type, sub->id) != NULL)
     return 0;
@@ -327,6 +401,9 @@ subscribe (FakeV4l2Device * dev, FakeFd * ffd,
   e->subs = g_list_append (e->subs, s);
   if (s->type == V4L2_EVENT_CTRL)
     err = subscribe_ctrl (dev, ffd, s);
+  else if (s->type == FAKE_EVENT_PRI_CLIENT_USAGE &&
+      (s->flags & V4L2_EVENT_SUB_FL_SEND_INITIAL))
+    usage_queue (dev);
   if (err != 0)
     remove_sub (e, s);
   return err;

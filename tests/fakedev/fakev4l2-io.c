@@ -587,6 +587,7 @@ fake_close (int fd, gboolean * handled)
   dev = ffd->dev;
   if (dev != NULL) {
     dev->fds = g_list_remove (dev->fds, ffd);
+    fake_v4l2_events_loopback_close (dev, ffd);
     /* closing the fd that streams stops it (releases the queue; ivtv and
      * cx18 stop the capture) */
     if (ffd->streaming) {

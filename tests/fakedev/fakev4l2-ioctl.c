@@ -507,12 +507,17 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     case (guint32) VIDIOC_QBUF:
     case (guint32) VIDIOC_DQBUF:
     case (guint32) VIDIOC_EXPBUF:
+    case (guint32) VIDIOC_CREATE_BUFS:
+      return EINVAL;
     case (guint32) VIDIOC_STREAMON:
+      if (fake_v4l2_events_loopback_stream (dev, TRUE, arg, &err))
+        return err;
       if (dev->loopback_012)
         return loopback_012_streamon (dev, arg);
       return EINVAL;
-    case (guint32) VIDIOC_CREATE_BUFS:
     case (guint32) VIDIOC_STREAMOFF:
+      if (fake_v4l2_events_loopback_stream (dev, FALSE, arg, &err))
+        return err;
       return EINVAL;
     default:
       return ENOTTY;

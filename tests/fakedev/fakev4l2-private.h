@@ -183,6 +183,10 @@ struct _FakeV4l2Device
    * a writer (fake_v4l2_device_set_loopback_012) */
   gboolean loopback_012;
   gboolean loopback_writer;
+  /* v4l2loopback 0.13 and later (driver "v4l2 loopback", not 0.12): the
+   * fd that streams as the node's reader (STREAMON(CAPTURE)), whose
+   * coming and going is the client-usage event (fakev4l2-events.c) */
+  FakeFd *usage_reader;
   gboolean format_exclusive;
   guint32 format_lock_ctrl;
 
@@ -420,6 +424,15 @@ G_GNUC_INTERNAL int fake_v4l2_events_signal_fd (FakeFd * ffd);
 /* Fds that used an event ioctl, read without the lock: poll() leaves
  * every other call alone. */
 G_GNUC_INTERNAL extern gint fake_v4l2_n_event_fds;
+/* v4l2loopback 0.13+'s STREAMON and STREAMOFF of @type by dev->cur_ffd
+ * (the client-usage event); TRUE when the device is such a v4l2loopback,
+ * then *err is the result. */
+G_GNUC_INTERNAL gboolean fake_v4l2_events_loopback_stream (FakeV4l2Device *
+    dev, gboolean on, const gint * type, int *err);
+/* @ffd of @dev closes: a streaming reader stops (the client-usage
+ * event). */
+G_GNUC_INTERNAL void fake_v4l2_events_loopback_close (FakeV4l2Device * dev,
+    FakeFd * ffd);
 /* The device went away: wakes a DQEVENT waiting on the fd. */
 G_GNUC_INTERNAL void fake_v4l2_events_detach (FakeFd * ffd);
 /* The fd is closed: its subscriptions and events go. */

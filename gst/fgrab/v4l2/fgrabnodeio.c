@@ -383,6 +383,53 @@ fgrab_node_write (FgrabNode * node, const guint8 * data,
   return FGRAB_IO_OK;
 }
 
+/* The node's fd in @poll for events alone: with POLLPRI the only event
+ * asked, v4l2loopback's poll answers the pending event alone
+ * (v4l2_loopback_poll), and poll() filters out the POLLOUT a writer's
+ * handle always has, so an idle writer does not wake the wait. */
+static gboolean
+add_event_fd (FgrabNode * node, GstPoll * poll, GstPollFD * pfd)
+{
+  HOLD_NODE_LOCK (node);
+
+  if (node->fd < 0 || node->subscriptions == NULL)
+    return FALSE;
+  pfd->fd = node->fd;
+  gst_poll_add_fd (poll, pfd);
+  gst_poll_fd_ctl_pri (poll, pfd, TRUE);
+  return TRUE;
+}
+
+FgrabIoResult
+fgrab_node_wait_event (FgrabNode * node, GstPoll * poll, GstClockTime timeout,
+    GError ** error)
+{
+  GstPollFD pfd = GST_POLL_FD_INIT;
+  FgrabIoResult result = FGRAB_IO_TIMEOUT;
+  gboolean added = add_event_fd (node, poll, &pfd);
+  gint ret;
+
+  do {
+    ret = gst_poll_wait (poll, timeout);
+  } while (ret < 0 && (errno == EINTR || errno == EAGAIN));
+
+  if (ret < 0 && errno == EBUSY) {
+    result = FGRAB_IO_FLUSHING;
+  } else if (ret < 0) {
+    io_error (node, errno, "poll", error);
+    result = FGRAB_IO_ERROR;
+  } else if (ret > 0 && added && gst_poll_fd_has_pri (poll, &pfd)) {
+    result = FGRAB_IO_EVENT;
+  } else if (ret > 0 && added && (gst_poll_fd_has_error (poll, &pfd) ||
+          gst_poll_fd_has_closed (poll, &pfd))) {
+    io_error (node, ENODEV, "poll", error);
+    result = FGRAB_IO_ERROR;
+  }
+  if (added)
+    gst_poll_remove_fd (poll, &pfd);
+  return result;
+}
+
 gboolean
 fgrab_node_takes_frame_per_write (FgrabNode * node)
 {

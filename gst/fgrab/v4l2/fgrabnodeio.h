@@ -74,6 +74,20 @@ FgrabIoResult fgrab_node_read (FgrabNode * node, guint8 * data,
 FgrabIoResult fgrab_node_write (FgrabNode * node, const guint8 * data,
     gsize size, gsize * written, guint * n_writes, GError ** error);
 
+/* Waits in @poll, the caller's own flushable poll set, until the driver
+ * has an event pending for the node (POLLPRI, fgrabnodeevents.h), for
+ * @timeout (GST_CLOCK_TIME_NONE: for ever), or until @poll is set
+ * flushing: FGRAB_IO_EVENT (dequeue them), FGRAB_IO_TIMEOUT,
+ * FGRAB_IO_FLUSHING, or FGRAB_IO_ERROR with @error set when the node
+ * reports an error or hung up (gone).  For a thread that takes the
+ * events of an output node while its writer is idle: the fd is read
+ * under the node's lock and polled unlocked, so the caller sees to it
+ * that the node is neither closed nor reopened during the wait (it
+ * flushes @poll first).  A closed node, or one without subscriptions,
+ * only waits for the timeout or the flush. */
+FgrabIoResult fgrab_node_wait_event (FgrabNode * node, GstPoll * poll,
+    GstClockTime timeout, GError ** error);
+
 /* How the driver of an output node cuts what write() gives it into frames.
  * TRUE for v4l2loopback, whose every write() is one whole frame of the
  * bytes given (bytesused = count, capped to its buffer size).  FALSE for
