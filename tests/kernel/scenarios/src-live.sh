@@ -3,9 +3,10 @@
 # second handle while fgrabsrc reads (live-watch.py), move what is on the
 # wire, and fgrabsrc must follow without a restart.
 # - S-Video signal off and on ("Standard Signal Mode" 1, then 0): the
-#   warning "Signal lost on input 'S-Video 0': no signal." (vivid numbers
-#   its inputs of each kind from 0: input 2 is 'S-Video 0'), the info
-#   "Signal recovered on input 'S-Video 0'.", the fgrab-input-status
+#   warning "Signal lost on input 'S-Video 0': no signal." (the input's
+#   name as vivid gives it: 'S-Video 0' on Linux 6.1, 'S-Video 000-0' on
+#   6.12), the info "Signal recovered on input 'S-Video 0'.", the
+#   fgrab-input-status
 #   messages, and what each signal-loss setting pushes meanwhile (driver:
 #   vivid's frames; nothing: none; black: black frames); the picture after.
 #   In the driver run contrast is also changed with v4l2-ctl: notify
@@ -59,6 +60,12 @@ dv_index() {
 		menu && !/^\t\t/ { exit }
 		menu && index($2, n) == 1 { sub(":", "", $1); print $1; exit }'
 }
+# input_name INDEX: the name vivid gives input INDEX ("S-Video 0" on Linux
+# 6.1, "S-Video 000-0" on 6.12: its instance number came in)
+input_name() {
+	v4l2-ctl -d $DEV --enum-input "$1" 2>/dev/null |
+		sed -n 's/^[[:space:]]*Name[[:space:]]*: //p' | head -1
+}
 said() { # FILE DESC LINE-REGEX
 	if grep -Eq "$3" "$1"; then pass "$2"; else fail "$2 (no line like: $3)"; fi
 }
@@ -70,6 +77,10 @@ summary() { # FILE: what a stock element did, for the guide
 }
 
 svideo() { vivid_set -i 2 -s pal -c standard_signal_mode=0,contrast=128; }
+SVIDEO=$(input_name 2)
+HDMI=$(input_name 3)
+[ -n "$SVIDEO" ] && [ -n "$HDMI" ] || fatal "vivid's inputs 2 and 3 have no names"
+info "vivid's inputs: 2 '$SVIDEO', 3 '$HDMI'"
 
 section "S-Video: the signal goes at 2 s and comes back at 5 s"
 for mode in driver nothing black; do
@@ -89,9 +100,9 @@ for mode in driver nothing black; do
 	# gets to them: the window ends when the signal was given back
 	back_set=$(at "$f" '^step .* standard_signal_mode=0' "$lost")
 	said "$f" "$mode: the warning names the input and the loss" \
-		"^warning .* Signal lost on input 'S-Video 0': no signal\.$"
+		"^warning .* Signal lost on input '$SVIDEO': no signal\.$"
 	said "$f" "$mode: the info says the signal returned" \
-		"^info .* Signal recovered on input 'S-Video 0'\.$"
+		"^info .* Signal recovered on input '$SVIDEO'\.$"
 	all=$(count "$f" "$(plus "$lost" $SETTLE)" "${back_set:-$back}")
 	black=$(count "$f" "$(plus "$lost" $SETTLE)" "${back_set:-$back}" black)
 	info "$mode: frames while the signal was gone: $all ($black black)"
@@ -122,7 +133,7 @@ gst recorder 60 -e fgrabsrc device=$DEV input=2 norm=auto signal-loss=black num-
 expect_eq "the recorder ends in EOS" "$KT_RC" 0
 expect_ge "the recording has its 25 frames' bytes" "$(stat -c %s "$rec" 2>/dev/null || echo 0)" 10000
 expect_log "no standard to detect without a signal: a warning" "Could not detect the video standard of input 2"
-expect_log "the loss is said" "Signal lost on input 'S-Video 0': no signal"
+expect_log "the loss is said" "Signal lost on input '$SVIDEO': no signal"
 
 section "norm=auto: NTSC on the wire, the driver left on PAL"
 vivid_set -i 2 -s pal -c standard_signal_mode=4,standard=0
@@ -171,9 +182,9 @@ for el in fgrabsrc v4l2src-rw v4l2src-mmap; do
 		"$(count "$f" "$new" "${lost:-99}")" "$(count "$f" "$new" "${lost:-99}" "" $((1920 * 1080 * 2)))"
 	expect_ge "frames of 1920x1080" "$(count "$f" "$new" "${lost:-99}")" 3
 	said "$f" "no signal on HDMI is a warning naming the input" \
-		"^warning .* Signal lost on input 'HDMI 0': no signal"
+		"^warning .* Signal lost on input '$HDMI': no signal"
 	said "$f" "no lock on HDMI is a loss too" '^status .* signal=0 flags=.*no-h-lock'
-	said "$f" "the signal's return is posted" "^info .* Signal recovered on input 'HDMI 0'\.$"
+	said "$f" "the signal's return is posted" "^info .* Signal recovered on input '$HDMI'\.$"
 	said "$f" "dv-timings is notified" '^notify .* dv-timings=1920x1080p30'
 done
 kt_finish
