@@ -106,7 +106,7 @@ run_selftest () {
 
 # the selftest suite fails on purpose: run_selftest checks it
 run_tests "$build/test-output.txt" -C "$build" --num-processes 2 \
-  --no-suite selftest --no-suite kernel
+  --no-suite selftest --no-suite kernel --no-suite kernel-compare
 run_selftest "$build"
 tt_lap "unit (Debian 12)"
 # The kernel tier alone (its tests run one at a time in one VM anyway),

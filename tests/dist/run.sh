@@ -113,7 +113,7 @@ meson_test() {
 # properties, e.g. GstBaseSrc's automatic-eos).
 unit_tier() {
 	local names
-	mapfile -t names < <(in_root "$root" meson test -C /fgrab/build --list --no-suite kernel \
+	mapfile -t names < <(in_root "$root" meson test -C /fgrab/build --list --no-suite kernel --no-suite kernel-compare \
 		--no-suite style --no-suite selftest 2>/dev/null | sed -n 's|^fgrab:[^ ]* / ||p')
 	[ "${#names[@]}" -gt 0 ] || { log "FAIL: no unit test in the $suite build"; status=1; return; }
 	meson_test "$log_dir/test-output-$suite-unit.txt" --num-processes 2 "${names[@]}"

@@ -19,75 +19,20 @@
 # - HDMI from 1280x720p60 to 1920x1080p30 mid-capture ("DV Timings Signal
 #   Mode" 4 with "DV Timings"), then no signal (1), no lock (2) and back:
 #   caps and frames of the new size, warnings, the return.
-# Stock v4l2src (io-mode=rw and mmap) runs through the same steps; what it
-# did is printed for the guide's table (docs/guide.md, "Live inputs"),
-# not judged.
+# Stock v4l2src goes through the same steps in src-live-v4l2src.sh (the
+# guide's table), outside CI.
 #@vivid: n_devs=1 node_types=0x1
 #@v4l2loopback: none
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
-
-DEV=/dev/video0
-WATCH=$KT_DIR/live-watch.py
-SINK="appsink name=sink sync=false"
-# frames within this long of a status change may be either
-SETTLE=0.5
-[ -x "$KT_PYTHON" ] || fatal "$KT_PYTHON missing"
+# shellcheck source=../live-lib.sh
+source "$KT_DIR/live-lib.sh"
 require_element fgrabsrc
-
-# watch NAME PIPELINE STEP... END: live-watch.py's lines in $KT_LOGS/NAME.txt
-watch() {
-	local name=$1 rc=0
-	shift
-	timeout -k 5 120 "$KT_PYTHON" "$WATCH" "$1" $DEV "${@:2}" \
-		>"$KT_LOGS/$name.txt" 2>&1 || rc=$?
-	[ $rc -eq 0 ] || { fail "$name: live-watch exit status $rc"; show_log "$KT_LOGS/$name.txt"; }
-}
-vivid_set() { v4l2-ctl -d $DEV "$@" >/dev/null 2>&1 || fatal "v4l2-ctl $* failed"; }
-plus() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
-# at FILE PATTERN [AFTER]: the time of the first line matching PATTERN after AFTER
-at() { awk -v p="$2" -v a="${3:-0}" '$2 > a && $0 ~ p { print $2; exit }' "$1"; }
-# count FILE FROM TO [KIND] [SIZE]: frames with FROM < T < TO (of KIND, of SIZE bytes)
-count() {
-	awk -v a="$2" -v b="$3" -v k="${4:-}" -v s="${5:-}" '$1 == "frame" &&
-		$2 > a && $2 < b && (k == "" || $4 == k) && (s == "" || $3 == s) { n++ }
-		END { print n + 0 }' "$1"
-}
-# dv_index NAME: the index of vivid's "DV Timings" menu item NAME
-dv_index() {
-	v4l2-ctl -d $DEV --list-ctrls-menus 2>/dev/null | awk -v n="$1" '
-		/^ *dv_timings / { menu = 1; next }
-		menu && !/^\t\t/ { exit }
-		menu && index($2, n) == 1 { sub(":", "", $1); print $1; exit }'
-}
-# input_name INDEX: the name vivid gives input INDEX ("S-Video 0" on Linux
-# 6.1, "S-Video 000-0" on 6.12: its instance number came in)
-input_name() {
-	v4l2-ctl -d $DEV --enum-input "$1" 2>/dev/null |
-		sed -n 's/^[[:space:]]*Name[[:space:]]*: //p' | head -1
-}
-said() { # FILE DESC LINE-REGEX
-	if grep -Eq "$3" "$1"; then pass "$2"; else fail "$2 (no line like: $3)"; fi
-}
-summary() { # FILE: what a stock element did, for the guide
-	info "$(basename "$1" .txt): caps $(grep -c '^caps' "$1"), warnings" \
-		"$(grep -c '^warning' "$1"), infos $(grep -c '^info' "$1"), errors" \
-		"$(grep -c '^error' "$1"), frames $(grep -c '^frame' "$1")"
-	grep -E '^(caps|warning|info|error)' "$1" | sed 's/^/      /' || true
-}
-
-svideo() { vivid_set -i 2 -s pal -c standard_signal_mode=0,contrast=128; }
-SVIDEO=$(input_name 2)
-HDMI=$(input_name 3)
-[ -n "$SVIDEO" ] && [ -n "$HDMI" ] || fatal "vivid's inputs 2 and 3 have no names"
-info "vivid's inputs: 2 '$SVIDEO', 3 '$HDMI'"
 
 section "S-Video: the signal goes at 2 s and comes back at 5 s"
 for mode in driver nothing black; do
-	svideo
 	f=$KT_LOGS/loss-$mode.txt
-	watch loss-$mode "fgrabsrc name=src device=$DEV input=2 norm=PAL signal-loss=$mode ! video/x-raw,format=YUY2 ! $SINK" \
-		2:standard_signal_mode=1 5:standard_signal_mode=0 6.5:contrast=200 8
+	run_loss loss-$mode "fgrabsrc name=src device=$DEV input=2 norm=PAL signal-loss=$mode"
 	lost=$(at "$f" '^status .* signal=0 .*no-signal')
 	back=$(at "$f" '^status .* signal=1' "${lost:-0}")
 	if [ -z "$lost" ] || [ -z "$back" ]; then
@@ -118,12 +63,6 @@ for mode in driver nothing black; do
 	expect_ge "$mode: the picture again after the return, without a restart" \
 		"$(count "$f" "$(plus "$back" $SETTLE)" 99 picture)" 3
 done
-for io in rw mmap; do
-	svideo
-	watch loss-v4l2src-$io "v4l2src name=src device=$DEV io-mode=$io ! video/x-raw,format=YUY2 ! $SINK" \
-		2:standard_signal_mode=1 5:standard_signal_mode=0 6.5:contrast=200 8
-	summary "$KT_LOGS/loss-v4l2src-$io.txt"
-done
 
 section "the guide's recorder line, with the signal gone"
 vivid_set -i 2 -s pal -c standard_signal_mode=1
@@ -143,48 +82,38 @@ said "$f" "norm=auto picks NTSC: caps 720x480 at 30000/1001" '^caps .* 720x480 3
 expect_ge "norm=auto: frames of 720x480" "$(count "$f" 0 99 "" $((720 * 480 * 2)))" 3
 
 section "norm=auto: PAL on the wire, NTSC at 3 s"
-for el in fgrabsrc v4l2src-rw v4l2src-mmap; do
-	vivid_set -i 2 -s ntsc -c standard_signal_mode=4,standard=4
-	case $el in
-	fgrabsrc) desc="fgrabsrc name=src device=$DEV input=2 norm=auto" ;;
-	*) desc="v4l2src name=src device=$DEV io-mode=${el#v4l2src-}" ;;
-	esac
-	watch std-$el "$desc ! video/x-raw,format=YUY2 ! $SINK" 3:standard=0 7
-	[ $el = fgrabsrc ] || { summary "$KT_LOGS/std-$el.txt"; continue; }
-	f=$KT_LOGS/std-$el.txt
-	said "$f" "norm=auto picks PAL: caps 720x576 at 25/1" '^caps .* 720x576 25/1$'
-	new=$(at "$f" '^caps .* 720x480 30000/1001$')
-	[ -n "$new" ] && pass "the new standard negotiated without a restart: 720x480 at $new s" ||
-		{ fail "no caps of 720x480 after NTSC came on the wire"; continue; }
+f=$KT_LOGS/std-fgrabsrc.txt
+run_std_change std-fgrabsrc "fgrabsrc name=src device=$DEV input=2 norm=auto"
+said "$f" "norm=auto picks PAL: caps 720x576 at 25/1" '^caps .* 720x576 25/1$'
+new=$(at "$f" '^caps .* 720x480 30000/1001$')
+if [ -n "$new" ]; then
+	pass "the new standard negotiated without a restart: 720x480 at $new s"
 	expect_eq "every frame after the new caps is 720x480 YUY2" \
 		"$(count "$f" "$new" 99)" "$(count "$f" "$new" 99 "" $((720 * 480 * 2)))"
 	expect_ge "frames of the new standard" "$(count "$f" "$new" 99)" 3
-done
+else
+	fail "no caps of 720x480 after NTSC came on the wire"
+	show_log "$f"
+fi
 
 section "HDMI: 1280x720p60, 1920x1080p30 at 3 s, no signal at 6 s, no lock at 8 s, back at 10 s"
-for el in fgrabsrc v4l2src-rw v4l2src-mmap; do
-	vivid_set -i 3
-	vivid_set -c dv_timings_signal_mode=4,dv_timings="$(dv_index 1280x720p60)"
-	case $el in
-	fgrabsrc) desc="fgrabsrc name=src device=$DEV input=3" ;;
-	*) desc="v4l2src name=src device=$DEV io-mode=${el#v4l2src-}" ;;
-	esac
-	watch hdmi-$el "$desc ! video/x-raw,format=YUY2 ! $SINK" 3:dv_timings=dv:1920x1080p30 \
-		6:dv_timings_signal_mode=1 8:dv_timings_signal_mode=2 10:dv_timings_signal_mode=4 13
-	[ $el = fgrabsrc ] || { summary "$KT_LOGS/hdmi-$el.txt"; continue; }
-	f=$KT_LOGS/hdmi-$el.txt
-	said "$f" "HDMI starts at 1280x720" '^caps .* 1280x720 '
-	new=$(at "$f" '^caps .* 1920x1080 ')
-	[ -n "$new" ] && pass "1920x1080p30 negotiated without a restart at $new s" ||
-		{ fail "no caps of 1920x1080 after the switch"; show_log "$f"; continue; }
+f=$KT_LOGS/hdmi-fgrabsrc.txt
+run_hdmi hdmi-fgrabsrc "fgrabsrc name=src device=$DEV input=3"
+said "$f" "HDMI starts at 1280x720" '^caps .* 1280x720 '
+new=$(at "$f" '^caps .* 1920x1080 ')
+if [ -n "$new" ]; then
+	pass "1920x1080p30 negotiated without a restart at $new s"
 	lost=$(at "$f" '^status .* signal=0' "$new")
 	expect_eq "every frame between the switch and the loss is 1920x1080" \
 		"$(count "$f" "$new" "${lost:-99}")" "$(count "$f" "$new" "${lost:-99}" "" $((1920 * 1080 * 2)))"
 	expect_ge "frames of 1920x1080" "$(count "$f" "$new" "${lost:-99}")" 3
-	said "$f" "no signal on HDMI is a warning naming the input" \
-		"^warning .* Signal lost on input '$HDMI': no signal"
-	said "$f" "no lock on HDMI is a loss too" '^status .* signal=0 flags=.*no-h-lock'
-	said "$f" "the signal's return is posted" "^info .* Signal recovered on input '$HDMI'\.$"
-	said "$f" "dv-timings is notified" '^notify .* dv-timings=1920x1080p30'
-done
+else
+	fail "no caps of 1920x1080 after the switch"
+	show_log "$f"
+fi
+said "$f" "no signal on HDMI is a warning naming the input" \
+	"^warning .* Signal lost on input '$HDMI': no signal"
+said "$f" "no lock on HDMI is a loss too" '^status .* signal=0 flags=.*no-h-lock'
+said "$f" "the signal's return is posted" "^info .* Signal recovered on input '$HDMI'\.$"
+said "$f" "dv-timings is notified" '^notify .* dv-timings=1920x1080p30'
 kt_finish
