@@ -1,0 +1,33 @@
+#!/bin/bash
+# Browsers on fgrabsink's virtual webcam (docs/guide.md, "Virtual webcam"):
+# Debian's Chromium, headless, on a video-call page (tests/kernel/browser/)
+# served from 127.0.0.1, does what a call does with v4l2loopback's node
+# (exclusive_caps=1: Chromium lists a node that announces capture alone):
+# enumerateDevices lists the camera under its card_label, getUserMedia
+# opens it at 640x360 and, after the writer stopped (the camera then
+# leaves the list) and started again, at 1280x720, and the frames drawn to a
+# canvas have the bars' colours and move; for YUY2, I420, NV12 and MJPEG,
+# written by fgrabsink (checked) and by v4l2sink io-mode=mmap (the anchor,
+# recorded only).  One browser session for all of it: it takes minutes
+# to start under TCG.  camtest.py says the steps; its table ends the log.
+#@vivid: none
+#@v4l2loopback: devices=1 video_nr=10 card_label=FgrabCam exclusive_caps=1
+# shellcheck source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+export GST_DEBUG_NO_COLOR=1
+for e in fgrabsink v4l2sink compositor jpegenc; do require_element "$e"; done
+for b in chromium firefox-esr; do
+	command -v "$b" >/dev/null || fatal "$b is not installed (tests/kernel/vm.sh install)"
+done
+# the page's server listens on 127.0.0.1; the VM has no other network
+ip link set lo up 2>/dev/null || busybox ip link set lo up || fatal "cannot bring lo up"
+loopback_version
+info "v4l2loopback $LOOP_VERSION, $(chromium --version 2>/dev/null), $(firefox-esr --version 2>/dev/null)"
+
+# Chromium with both sinks; Firefox ESR, driven the same way (the page
+# needs no browser protocol), with fgrabsink
+st=0
+"$KT_PYTHON" "$KT_DIR/browser/camtest.py" chromium /dev/video10 FgrabCam "$KT_LOGS/chromium" || st=1
+"$KT_PYTHON" "$KT_DIR/browser/camtest.py" firefox /dev/video10 FgrabCam "$KT_LOGS/firefox" fgrabsink || st=1
+exit "$st"
