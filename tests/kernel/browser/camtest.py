@@ -3,7 +3,7 @@
 """A browser on a video-call page uses the virtual webcam (v4l2loopback,
 exclusive_caps=1) that fgrabsink, and then v4l2sink, writes.
 
-  camtest.py BROWSER DEVICE LABEL LOGDIR [SINK...]
+  camtest.py BROWSER DEVICE LABEL LOGDIR [SINK...] [formats=FMT,...]
 
 One browser session for every case (a headless browser takes minutes to
 start under TCG on a loaded host).  For each sink and format (writer.py):
@@ -44,7 +44,7 @@ STEPS = ["640x360", "1280x720", "1280x720 again"]
 # live: the ball's square changed LIVE_CHANGES times, looked at for LIVE_MS
 # and up to LIVE_MAX_MS (Chromium presented 0.5-2 frames a second at
 # 1280x720 under TCG on a loaded host)
-LIVE_MS = 2000
+LIVE_MS = 1000
 LIVE_MAX_MS = 20000
 LIVE_CHANGES = 2
 CHECKED_SINK = "fgrabsink"
@@ -85,7 +85,7 @@ class Case:
         self.sink, self.fmt, self.dev, self.logdir = sink, fmt, dev, logdir
         self.checked = sink == CHECKED_SINK
         self.follows = self.checked and FOLLOWS_NODE[browser]
-        self.listed = self.gone = False
+        self.listed = self.gone = None  # None: the writer did not start
         self.writer_gone = ""  # the open track's state once its writer stopped
         self.opened = {}  # step -> getUserMedia ms; a step that failed is absent
         self.colours = {}  # step -> worst channel error
@@ -142,7 +142,7 @@ def start_writer(rep, case, step, w, h):
     tag = "%s %s %s" % (case.sink, case.fmt, step)
     log = os.path.join(case.logdir, "%s-%s-%s.log" % (case.sink, case.fmt, step.replace(" ", "-")))
     wr = writer.Writer(case.sink, case.fmt, w, h, case.dev, log)
-    rep.info("writer: gst-launch-1.0 " + " ".join(wr.argv[2:]))
+    rep.info("writer: gst-launch-1.0 " + wr.line)
     if rep.check(case.checked, wr.start(WRITER_S),
                  "%s: the writer made the node a capture node within %d s" % (tag, WRITER_S)):
         return wr
@@ -219,6 +219,10 @@ def run_case(page, rep, case, label):
     step_restarts(page, rep, case, label)
 
 
+def cell_yes(flag):
+    return "-" if flag is None else "yes" if flag else "no"
+
+
 def cell_open(case, step):
     ms = case.opened.get(step)
     return "no" if ms is None else "yes, %.1f s" % (ms / 1000.0)
@@ -246,8 +250,8 @@ def table(browser, cases, start_s):
     print("|---|---|---|---|---|---|---|---|---|---|")
     for c in cases:
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            c.sink, c.fmt, "yes" if c.listed else "no", cell_open(c, STEPS[0]),
-            "yes" if c.gone else "no", cell_open(c, STEPS[1]), c.writer_gone or "-",
+            c.sink, c.fmt, cell_yes(c.listed), cell_open(c, STEPS[0]),
+            cell_yes(c.gone), cell_open(c, STEPS[1]), c.writer_gone or "-",
             cell_open(c, STEPS[2]), cell_colours(c), cell_live(c)))
 
 
@@ -272,6 +276,9 @@ def start(rep, browser, page, logdir):
 def main():
     browser, dev, label, logdir = sys.argv[1:5]
     sinks = sys.argv[5:] or list(writer.SINKS)
+    formats = writer.FORMATS
+    if sinks[-1].startswith("formats="):
+        formats = sinks.pop()[len("formats="):].split(",")
     os.makedirs(logdir, exist_ok=True)
     rep = Report()
     page = PageServer()
@@ -284,7 +291,7 @@ def main():
                   "no writer yet: enumerateDevices lists no camera: %s" % got)
         t0 = time.monotonic()
         for sink in sinks:
-            for fmt in writer.FORMATS:
+            for fmt in formats:
                 case = Case(browser, sink, fmt, dev, logdir)
                 cases.append(case)
                 t1 = time.monotonic()

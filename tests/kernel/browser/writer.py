@@ -67,6 +67,11 @@ def pipeline(sink, fmt, w, h, dev):
         # chroma-site as compositor ends up saying it: without it, a slow
         # host gets caps without it first and then a second caps event
         out = "video/x-raw,format=%s,colorimetry=%s,chroma-site=jpeg" % (fmt, colorimetry)
+        if sink == "v4l2sink":
+            # v4l2sink's one colorimetry, asked of compositor itself, made
+            # its negotiation fail at random (not-negotiated from the ball's
+            # source): videoconvert takes it out of compositor's hands
+            out = "video/x-raw,format=%s ! videoconvert ! %s" % (fmt, out)
     line = ("videotestsrc pattern=smpte is-live=true ! video/x-raw,width=%d,height=%d,%s"
             " ! compositor name=mix sink_1::xpos=%d sink_1::ypos=%d ! %s ! %s"
             " videotestsrc pattern=ball is-live=true ! video/x-raw,width=%d,height=%d,%s ! mix."
@@ -101,10 +106,13 @@ def node_says_capture(dev):
 
 
 class Writer:
-    """gst-launch-1.0 -e writing the picture to dev (SIGINT: EOS, exit)."""
+    """gst-launch-1.0 -e writing the picture to dev (SIGINT: EOS, exit);
+    line is its pipeline."""
 
     def __init__(self, sink, fmt, w, h, dev, log):
-        self.argv = ["gst-launch-1.0", "-e"] + pipeline(sink, fmt, w, h, dev)
+        self.line = " ".join(pipeline(sink, fmt, w, h, dev))
+        # -f: no fault handler, which would keep a crashed writer spinning
+        self.argv = ["gst-launch-1.0", "-e", "-f"] + self.line.split()
         self.dev, self.log, self.proc = dev, log, None
 
     def start(self, timeout):
