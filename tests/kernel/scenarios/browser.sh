@@ -1,15 +1,17 @@
 #!/bin/bash
-# Browsers on fgrabsink's virtual webcam (docs/guide.md, "Virtual webcam"):
-# Debian's Chromium, headless, on a video-call page (tests/kernel/browser/)
-# served from 127.0.0.1, does what a call does with v4l2loopback's node
-# (exclusive_caps=1: Chromium lists a node that announces capture alone):
-# enumerateDevices lists the camera under its card_label, getUserMedia
-# opens it at 640x360 and, after the writer stopped (the camera then
-# leaves the list) and started again, at 1280x720, and the frames drawn to a
-# canvas have the bars' colours and move; for YUY2, I420, NV12 and MJPEG,
-# written by fgrabsink (checked) and by v4l2sink io-mode=mmap (the anchor,
-# recorded only).  One browser session for all of it: it takes minutes
-# to start under TCG.  camtest.py says the steps; its table ends the log.
+# Browsers on fgrabsink's virtual webcam (docs/guide.md, "Browsers"):
+# Debian's Chromium and Firefox ESR, headless, on a video-call page
+# (tests/kernel/browser/) served from 127.0.0.1, do what a call does with
+# v4l2loopback's node (exclusive_caps=1: browsers list a node that
+# announces capture alone): enumerateDevices lists the camera under its
+# card_label, getUserMedia opens it at 640x360 and, after the writer
+# stopped (the camera then leaves Chromium's list) and started again, at
+# 1280x720, and again after a writer restart under the open track; the
+# frames drawn to a canvas have the bars' colours and move.  Chromium: YUY2,
+# I420, NV12 and MJPEG written by fgrabsink (checked) and by v4l2sink
+# io-mode=mmap (the anchor, recorded only); Firefox: fgrabsink, YUY2 and
+# MJPEG.  One session a browser for all of it: a browser takes 20-80 s to
+# start under TCG.  camtest.py says the steps; its tables end each part.
 #@vivid: none
 #@v4l2loopback: devices=1 video_nr=10 card_label=FgrabCam exclusive_caps=1
 # shellcheck source=../lib.sh
