@@ -31,6 +31,8 @@ PACKAGES=(
 	# kernel tier (as tests/kernel/vm.sh installs on the host)
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static
 	v4l2loopback-dkms dkms ffmpeg v4l-utils kmod cpio xz-utils
+	# the browser group (tests/kernel/scenarios/browser.sh)
+	chromium firefox-esr
 )
 
 log() { echo "root.sh: $*" >&2; }

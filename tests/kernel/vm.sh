@@ -43,11 +43,12 @@ srcdir=${FGRAB_SOURCE_DIR:-$(cd "$here/../.." && pwd -P)}
 EXIT_VM_FAILURE=99
 
 # the network group: x264enc (ugly), srt/mpegts/h264parse (bad), avdec_h264
-# (libav), GstRtspServer for Python (examples/rtsp-server.py)
+# (libav), GstRtspServer for Python (examples/rtsp-server.py); the browser
+# group: chromium, firefox-esr
 PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static linux-headers-amd64
 	v4l2loopback-dkms dkms ffmpeg v4l-utils gstreamer1.0-plugins-base-apps
 	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-	gir1.2-gst-rtsp-server-1.0)
+	gir1.2-gst-rtsp-server-1.0 chromium firefox-esr)
 INITRD_MODULES=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
 	netfs fscache 9pnet 9pnet_virtio 9p)
 # Modules that newer kernels no longer have on their own (6.12: fscache is

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Browsers on fgrabsink's virtual webcam (docs/guide.md, "Browsers"):
+# Debian's Chromium and Firefox ESR, headless, on a video-call page
+# (tests/kernel/browser/) served from 127.0.0.1, do what a call does with
+# v4l2loopback's node (exclusive_caps=1: browsers list a node that
+# announces capture alone): enumerateDevices lists the camera under its
+# card_label, getUserMedia opens it at 640x360 and, after the writer
+# stopped (the camera then leaves Chromium's list) and started again, at
+# 1280x720, and again after a writer restart under the open track; the
+# frames drawn to a canvas have the bars' colours and move.  Chromium: YUY2,
+# I420, NV12 and MJPEG written by fgrabsink (checked) and by v4l2sink
+# io-mode=mmap (the anchor, recorded only); Firefox: fgrabsink, YUY2 and
+# MJPEG.  One session a browser for all of it: a browser takes 20-80 s to
+# start under TCG.  camtest.py says the steps; its tables end each part.
+#@vivid: none
+#@v4l2loopback: devices=1 video_nr=10 card_label=FgrabCam exclusive_caps=1
+# shellcheck source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+export GST_DEBUG_NO_COLOR=1
+for e in fgrabsink v4l2sink compositor jpegenc; do require_element "$e"; done
+for b in chromium firefox-esr; do
+	command -v "$b" >/dev/null || fatal "$b is not installed (tests/kernel/vm.sh install)"
+done
+# the page's server listens on 127.0.0.1; the VM has no other network
+ip link set lo up 2>/dev/null || busybox ip link set lo up || fatal "cannot bring lo up"
+loopback_version
+info "v4l2loopback $LOOP_VERSION, $(chromium --version 2>/dev/null), $(firefox-esr --version 2>/dev/null)"
+
+# Chromium with both sinks and every format; Firefox ESR, driven the
+# same way (the page needs no browser protocol), with fgrabsink and the
+# two formats webcams offer most (it starts in up to 80 s and each format
+# costs it 20-60 s: the group stays near 6 minutes)
+st=0
+"$KT_PYTHON" "$KT_DIR/browser/camtest.py" chromium /dev/video10 FgrabCam "$KT_LOGS/chromium" || st=1
+"$KT_PYTHON" "$KT_DIR/browser/camtest.py" firefox /dev/video10 FgrabCam "$KT_LOGS/firefox" \
+	fgrabsink formats=YUY2,MJPEG || st=1
+exit "$st"
