@@ -579,7 +579,7 @@ fgrab_object_unconfigure (FgrabObject * obj)
 
 /* Output nodes: what TRY_FMT answers as colorimetry is the driver's
  * default, not a limit, and the bytes reach the driver unchanged whatever
- * the label. */
+ * the label (the chroma siting likewise). */
 static GstCaps *
 without_colorimetry (GstCaps * caps)
 {
@@ -587,9 +587,27 @@ without_colorimetry (GstCaps * caps)
 
   caps = gst_caps_make_writable (caps);
   for (i = 0; i < gst_caps_get_size (caps); i++)
-    gst_structure_remove_field (gst_caps_get_structure (caps, i),
-        "colorimetry");
+    gst_structure_remove_fields (gst_caps_get_structure (caps, i),
+        "colorimetry", "chroma-site", NULL);
   return caps;
+}
+
+gboolean
+fgrab_object_caps_change_nothing (FgrabObject * obj, GstCaps * caps)
+{
+  GstCaps *now, *want;
+  gboolean same;
+
+  if (obj->configured_caps == NULL)
+    return FALSE;
+  if (!obj->output)
+    return gst_caps_is_equal (caps, obj->configured_caps);
+  now = without_colorimetry (gst_caps_ref (obj->configured_caps));
+  want = without_colorimetry (gst_caps_ref (caps));
+  same = gst_caps_is_equal (now, want);
+  gst_caps_unref (now);
+  gst_caps_unref (want);
+  return same;
 }
 
 /* get_caps of both elements: the open node's probed caps (without the

@@ -85,6 +85,10 @@ void fgrab_object_unconfigure (FgrabObject * obj);
 gboolean fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
     FgrabStreamParams * params);
 
+/* Whether @caps ask the node for nothing the configured caps do not: the
+ * same caps, or on an output node the same but for the labels the driver
+ * never sees (colorimetry, chroma-site), so that no reopen is needed. */
+gboolean fgrab_object_caps_change_nothing (FgrabObject * obj, GstCaps * caps);
 /* The error for a node that offers no caps, saying why. */
 void fgrab_object_post_no_caps_error (FgrabObject * obj);
 /* The error for a driver whose frame layout cannot be used. */

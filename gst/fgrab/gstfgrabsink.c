@@ -423,8 +423,9 @@ gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   GstFgrabSink *self = GST_FGRAB_SINK (bsink);
   gboolean ok;
 
-  if (self->obj.configured_caps
-      && gst_caps_is_equal (caps, self->obj.configured_caps))
+  /* a reopen meanwhile would refuse a reader that opens the camera then
+   * (Chromium's getUserMedia, seen by the kernel tier's browser group) */
+  if (fgrab_object_caps_change_nothing (&self->obj, caps))
     return TRUE;
 
   GST_DEBUG_OBJECT (self, "set caps %" GST_PTR_FORMAT, caps);

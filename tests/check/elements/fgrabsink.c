@@ -1003,6 +1003,32 @@ GST_START_TEST (test_renegotiation_to_new_format)
 
 GST_END_TEST;
 
+/* New caps that ask the node for nothing new (a second caps event that
+ * only adds chroma-site or colorimetry, as a converter's may) leave the
+ * node alone: no reopen and no S_FMT, so that a reader opening the
+ * camera meanwhile (Chromium's getUserMedia, found by the browser group)
+ * never meets a node in the middle of a reopen. */
+GST_START_TEST (test_caps_that_change_nothing_keep_the_node)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  GstHarness *h = fgrab_check_sink_push_yuy2 (FAKE_PATH, NULL, 2);
+  struct v4l2_format fmt;
+
+  fake_v4l2_device_clear_log (dev);
+  gst_harness_set_src_caps_str (h, FGRAB_CHECK_YUY2_320_CAPS
+      ", chroma-site=mpeg2, colorimetry=bt601");
+  fgrab_check_push_frames (h, 2, 2, FGRAB_CHECK_YUY2_320_SIZE);
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 4));
+  fail_if (fake_v4l2_device_get_last_s_fmt (dev, &fmt),
+      "S_FMT again for caps that change nothing of the node's format");
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 1);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_QUERYCAP), 0);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A loopback node keeps its format while a reader has it open (v4l2loopback
  * 0.15's keep_format, modelled by the lock control; 0.12 with any opener
  * likewise): a caps change then fails, and the error says why and what to
@@ -1656,6 +1682,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_renegotiation_to_new_size);
   tcase_add_test (tc, test_renegotiation_to_new_format);
   tcase_add_test (tc, test_caps_change_on_kept_loopback_format_says_why);
+  tcase_add_test (tc, test_caps_that_change_nothing_keep_the_node);
   tcase_add_test (tc, test_show_preroll_frame_writes_preroll_once);
   tcase_add_test (tc, test_no_preroll_frame_without_show_preroll_frame);
   tcase_add_test (tc, test_sync_writes_frames_at_running_time);
