@@ -39,8 +39,10 @@ dv_index() {
 # input_name INDEX: the name vivid gives input INDEX ("S-Video 0" on Linux
 # 6.1, "S-Video 000-0" on 6.12: its instance number came in)
 input_name() {
-	v4l2-ctl -d $DEV --enum-input "$1" 2>/dev/null |
-		sed -n 's/^[[:space:]]*Name[[:space:]]*: //p' | head -1
+	{ v4l2-ctl -d $DEV --list-inputs 2>/dev/null || true; } | awk -v i="$1" '
+		/^[[:space:]]*Input[[:space:]]*:/ { cur = $NF }
+		cur == i && /^[[:space:]]*Name[[:space:]]*:/ {
+			sub(/^[[:space:]]*Name[[:space:]]*: /, ""); print; exit }'
 }
 said() { # FILE DESC LINE-REGEX
 	if grep -Eq "$3" "$1"; then pass "$2"; else fail "$2 (no line like: $3)"; fi
