@@ -32,6 +32,7 @@
 #include "fgrabcolorbalance.h"
 #include "v4l2/fgrabnodedvtimings.h"
 #include "v4l2/fgrabnodeevents.h"
+#include "v4l2/fgrabnodetuner.h"
 
 #include "fgrabdebug.h"
 #define GST_CAT_DEFAULT gst_fgrab_src_debug
@@ -223,6 +224,8 @@ fgrab_src_live_start (FgrabSrcLive * live, GstClockTime period)
       live->input.index, live->input.name, live->events ?
       "on source change events" : "once a second (no events)");
   live->frames_to_poll = live->frames_per_poll;
+  live->tuner = fgrab_node_get_frequency (node, &live->frequency);
+  live->frames_to_tune = live->frames_per_poll;
   report (live, &live->input, TRUE);
 }
 
@@ -297,9 +300,26 @@ fgrab_src_live_take_events (FgrabSrcLive * live)
   }
 }
 
+/* Another program retuned the tuner (v4l2-ctl -f): notify::frequency. */
+static void
+check_frequency (FgrabSrcLive * live)
+{
+  guint64 hz;
+
+  live->frames_to_tune = live->frames_per_poll;
+  if (!fgrab_node_get_frequency (live->obj->node, &hz) || hz == live->frequency)
+    return;
+  GST_INFO_OBJECT (live->element, "tuned to %" G_GUINT64_FORMAT " Hz from "
+      "outside", hz);
+  live->frequency = hz;
+  g_object_notify (G_OBJECT (live->element), "frequency");
+}
+
 gboolean
 fgrab_src_live_frame (FgrabSrcLive * live, gboolean raw_video)
 {
+  if (live->tuner && --live->frames_to_tune == 0)
+    check_frequency (live);
   if (live->watching && !live->events && --live->frames_to_poll == 0)
     refresh (live, live->obj->node);
   live->blacken = FALSE;

@@ -36,7 +36,8 @@
  * each time); and its signal-loss property, what is pushed while the
  * picture is gone.  With norm=auto a new standard on the wire (525 <->
  * 625 lines), and on a digital input new timings, make the source
- * negotiate again; its dv-timings property says the timings in force.  A picture control (brightness, ...) changed by
+ * negotiate again; its dv-timings property says the timings in force.
+ * A tuner retuned by another program shows as notify::frequency.  A picture control (brightness, ...) changed by
  * another program shows as notify and value-changed (control events). */
 
 G_BEGIN_DECLS
@@ -61,6 +62,11 @@ typedef struct
    * frames (a second's worth), frames_to_poll from now */
   guint frames_per_poll;
   guint frames_to_poll;
+  /* an input with a tuner: its frequency is read every frames_per_poll
+   * frames too (no driver sends an event for it), the last one read */
+  gboolean tuner;
+  guint64 frequency;
+  guint frames_to_tune;
   /* the frame fgrab_src_live_frame kept is to be pushed black */
   gboolean blacken;
   /* norm=auto and the signal's standard changed: the node is to be set

@@ -54,7 +54,9 @@ struct _FgrabTuningSettings
  * outside the tuner's range, is an error at open (the error names the
  * inputs with a tuner, or gives the range in MHz) and a warning when set
  * while playing.  While the device is open the property reads back the
- * driver's frequency (`v4l2-ctl -F`).
+ * driver's frequency (`v4l2-ctl -F`); while fgrabsrc reads, another
+ * program's retuning (`v4l2-ctl -f`) shows as notify::frequency within
+ * about a second (no driver sends an event for it).
  *
  * GstFgrabSrc:audio-mode:
  *

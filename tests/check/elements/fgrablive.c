@@ -636,6 +636,43 @@ GST_START_TEST (test_control_changed_by_another_program_is_notified)
 
 GST_END_TEST;
 
+/* Another program retuning the tuner (v4l2-ctl -f) shows as
+ * notify::frequency: no driver sends an event for it, so the frequency is
+ * read again about once a second between frames. */
+GST_START_TEST (test_frequency_changed_by_another_program_is_notified)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (TV_PATH);
+  gint notified = 0;
+  guint64 hz = 0;
+  GstElement *src;
+  gint64 deadline;
+  Watch w;
+
+  fake_v4l2_device_add_tuner_input (dev, "Television", V4L2_STD_ALL,
+      V4L2_STD_NTSC_M, V4L2_TUNER_CAP_NORM, 44 * 16, 958 * 16);
+  watch_start (&w, "fgrabsrc device=" TV_PATH " input=0");
+  gst_buffer_unref (gst_harness_pull (w.h));
+  src = fgrab_check_harness_element (w.h, "fgrabsrc");
+  g_signal_connect (src, "notify::frequency", G_CALLBACK (on_notify),
+      &notified);
+
+  /* 1000 units of 62.5 kHz */
+  fake_v4l2_device_set_frequency (dev, 0, 1000);
+  deadline = g_get_monotonic_time () + MESSAGE_TIMEOUT / GST_USECOND;
+  while (g_atomic_int_get (&notified) == 0 &&
+      g_get_monotonic_time () < deadline)
+    gst_buffer_unref (gst_harness_pull (w.h));
+  fail_unless (g_atomic_int_get (&notified) > 0, "no notify::frequency");
+  g_object_get (src, "frequency", &hz, NULL);
+  fail_unless_equals_uint64 (hz, 62500000);
+
+  g_signal_handlers_disconnect_by_data (src, &notified);
+  gst_object_unref (src);
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
 static Suite *
 fgrablive_suite (void)
 {
@@ -649,6 +686,7 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_signal_loss_nothing_pushes_no_frame);
   tcase_add_test (tc, test_signal_loss_black_pushes_black_frames);
   tcase_add_test (tc, test_control_changed_by_another_program_is_notified);
+  tcase_add_test (tc, test_frequency_changed_by_another_program_is_notified);
   tcase_add_test (tc, test_norm_auto_detects_the_standard);
   tcase_add_test (tc, test_norm_auto_renegotiates_a_new_standard);
   tcase_add_test (tc, test_norm_auto_without_signal_or_standards);
