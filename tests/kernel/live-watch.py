@@ -8,7 +8,7 @@ run as "v4l2-ctl -d DEVICE -c CTRL=VALUE,..." that many seconds after
 PLAYING; a VALUE "dv:NAME" is the index of vivid's dv_timings menu item
 NAME (e.g. dv:1920x1080p30).  END is the seconds at which it stops.
 Prints, with T the seconds since PLAYING:
-  "step T CTRLS"                  a step done
+  "step T CTRLS"                  a step begun (v4l2-ctl run)
   "frame T SIZE black|picture"    each frame, its bytes (black: YUY2
                                   limited-range black at every sample)
   "caps T WIDTHxHEIGHT RATE"      each new caps on the sink
@@ -129,9 +129,10 @@ class Watch:
                                       src.get_property(pspec.name)))
 
     def step(self, ctrls):
+        # said before: the change may take effect before v4l2-ctl returns
+        self.say("step", ctrls)
         subprocess.run(["v4l2-ctl", "-d", self.device, "-c", ctrls],
                        check=False)
-        self.say("step", ctrls)
         return False
 
     def run(self, steps, end):
