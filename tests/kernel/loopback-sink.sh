@@ -30,7 +30,7 @@ start_writer() {
 # that takes over 30 s.
 wait_capture_format() {
 	local i
-	wait_for_log "$WRITER_LOG" 'fgrab_device_write: .*: wrote [0-9]+ of [0-9]+' 30 ||
+	wait_for_log "$WRITER_LOG" 'fgrab_node_write: .*: wrote [0-9]+ of [0-9]+' 30 ||
 		fatal "$1: fgrabsink wrote no frame to $DEV within 30 s of configuring it"
 	for ((i = 0; i < 300; i++)); do
 		v4l2-ctl -d "$DEV" --list-formats 2>/dev/null | grep -q "^[[:space:]]*\[[0-9]*\]:" && return 0
