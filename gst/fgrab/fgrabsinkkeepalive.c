@@ -33,6 +33,7 @@
 #include <gst/video/video.h>
 
 #include "fgrabsinkkeepalive.h"
+#include "fgrabblack.h"
 #include "v4l2/fgrabnode.h"
 #include "v4l2/fgrabnodeio.h"
 
@@ -397,66 +398,82 @@ fit_rectangle (const GstVideoInfo * out, gint in_w, gint in_h,
   rect->y = ((h - rect->h) / 2) & ~1;
 }
 
-/* A frame of @out: @image scaled into it (black borders), or black when
- * @image is NULL; NULL when GStreamer cannot convert to that format. */
+/* A frame of @out with its padding zeroed: the bytes between lines and
+ * planes go out to the node's readers too, not what the heap held. */
 static GstBuffer *
-make_still (const GstVideoInfo * out, GstSample * image)
+new_frame (const GstVideoInfo * out)
 {
-  /* black: one opaque black ARGB pixel, scaled to the frame */
-  static const guint8 black[4] = { 0xff, 0, 0, 0 };
-  GstVideoInfo in_info;
-  GstBuffer *in_buf, *out_buf = NULL;
-  GstVideoFrame in_frame, out_frame;
-  GstVideoConverter *conv;
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (out),
+      NULL);
+
+  gst_buffer_memset (buf, 0, 0, GST_VIDEO_INFO_SIZE (out));
+  return buf;
+}
+
+/* A black frame of @out, NULL when GStreamer cannot pack that format. */
+static GstBuffer *
+make_black (const GstVideoInfo * out)
+{
+  GstBuffer *buf = new_frame (out);
+
+  if (!fgrab_black_fill (buf, out))
+    gst_clear_buffer (&buf);
+  return buf;
+}
+
+/* A converter of @in (its rate set to @out's) into the part of @out that
+ * shows it whole (the converter paints the borders black), NULL when
+ * GStreamer cannot convert to @out's format. */
+static GstVideoConverter *
+new_scaler (GstVideoInfo * in, const GstVideoInfo * out)
+{
+  GstVideoRectangle rect;
   GstStructure *config;
 
-  if (image) {
-    if (!gst_video_info_from_caps (&in_info, gst_sample_get_caps (image)))
-      return NULL;
-    in_buf = gst_buffer_ref (gst_sample_get_buffer (image));
-  } else {
-    gst_video_info_set_format (&in_info, GST_VIDEO_FORMAT_ARGB, 1, 1);
-    in_buf = gst_buffer_new_memdup (black, sizeof (black));
-  }
   /* the converter takes no rate change */
-  GST_VIDEO_INFO_FPS_N (&in_info) = GST_VIDEO_INFO_FPS_N (out);
-  GST_VIDEO_INFO_FPS_D (&in_info) = GST_VIDEO_INFO_FPS_D (out);
+  GST_VIDEO_INFO_FPS_N (in) = GST_VIDEO_INFO_FPS_N (out);
+  GST_VIDEO_INFO_FPS_D (in) = GST_VIDEO_INFO_FPS_D (out);
+  fit_rectangle (out, GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
+      &rect);
   /* the same still every time: no dither pattern over it */
   config = gst_structure_new ("config",
       GST_VIDEO_CONVERTER_OPT_DITHER_METHOD, GST_TYPE_VIDEO_DITHER_METHOD,
-      GST_VIDEO_DITHER_NONE, NULL);
-  if (image) {
-    GstVideoRectangle rect;
+      GST_VIDEO_DITHER_NONE,
+      GST_VIDEO_CONVERTER_OPT_DEST_X, G_TYPE_INT, rect.x,
+      GST_VIDEO_CONVERTER_OPT_DEST_Y, G_TYPE_INT, rect.y,
+      GST_VIDEO_CONVERTER_OPT_DEST_WIDTH, G_TYPE_INT, rect.w,
+      GST_VIDEO_CONVERTER_OPT_DEST_HEIGHT, G_TYPE_INT, rect.h, NULL);
+  return gst_video_converter_new (in, (GstVideoInfo *) out, config);
+}
 
-    fit_rectangle (out, GST_VIDEO_INFO_WIDTH (&in_info),
-        GST_VIDEO_INFO_HEIGHT (&in_info), &rect);
-    gst_structure_set (config,
-        GST_VIDEO_CONVERTER_OPT_DEST_X, G_TYPE_INT, rect.x,
-        GST_VIDEO_CONVERTER_OPT_DEST_Y, G_TYPE_INT, rect.y,
-        GST_VIDEO_CONVERTER_OPT_DEST_WIDTH, G_TYPE_INT, rect.w,
-        GST_VIDEO_CONVERTER_OPT_DEST_HEIGHT, G_TYPE_INT, rect.h, NULL);
-  }
-  conv = gst_video_converter_new (&in_info, (GstVideoInfo *) out, config);
-  if (conv == NULL)
-    goto done;
+/* A frame of @out showing @image scaled (black borders), NULL when
+ * GStreamer cannot convert to that format. */
+static GstBuffer *
+scale_image (const GstVideoInfo * out, GstSample * image)
+{
+  GstVideoInfo in_info;
+  GstBuffer *out_buf;
+  GstVideoFrame in_frame, out_frame;
+  GstVideoConverter *conv;
+  gboolean done = FALSE;
 
-  out_buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (out), NULL);
-  if (gst_video_frame_map (&in_frame, &in_info, in_buf, GST_MAP_READ)) {
+  if (!gst_video_info_from_caps (&in_info, gst_sample_get_caps (image)) ||
+      (conv = new_scaler (&in_info, out)) == NULL)
+    return NULL;
+  out_buf = new_frame (out);
+  if (gst_video_frame_map (&in_frame, &in_info, gst_sample_get_buffer (image),
+          GST_MAP_READ)) {
     if (gst_video_frame_map (&out_frame, (GstVideoInfo *) out, out_buf,
             GST_MAP_WRITE)) {
       gst_video_converter_frame (conv, &in_frame, &out_frame);
       gst_video_frame_unmap (&out_frame);
-    } else {
-      gst_clear_buffer (&out_buf);
+      done = TRUE;
     }
     gst_video_frame_unmap (&in_frame);
-  } else {
-    gst_clear_buffer (&out_buf);
   }
   gst_video_converter_free (conv);
-
-done:
-  gst_buffer_unref (in_buf);
+  if (!done)
+    gst_clear_buffer (&out_buf);
   return out_buf;
 }
 
@@ -528,7 +545,7 @@ build_still (FgrabKeepAlive * ka)
   GstBuffer *still;
 
   g_mutex_unlock (&ka->lock);
-  still = make_still (&info, image);
+  still = image ? scale_image (&info, image) : make_black (&info);
   if (still == NULL)
     GST_INFO_OBJECT (ka->element, "cannot make a still of %s: keep-alive "
         "repeats the last frame", gst_video_format_to_string

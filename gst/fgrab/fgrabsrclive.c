@@ -24,8 +24,6 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include <gst/base/gstbasesrc.h>
 
 #include "fgrabsrclive.h"
@@ -330,52 +328,4 @@ fgrab_src_live_frame (FgrabSrcLive * live, gboolean raw_video)
     return TRUE;
   }
   return FALSE;
-}
-
-/* One unpacked pixel of black in @finfo's unpack format (AYUV or ARGB,
- * 8 or 16 bits a component): limited-range YUV black unless @full. */
-static void
-black_pixel (const GstVideoFormatInfo * finfo, gboolean full, guint8 * px)
-{
-  gboolean yuv = GST_VIDEO_FORMAT_INFO_IS_YUV (finfo);
-  guint16 c[4] = { 0xffff, yuv && !full ? 16 << 8 : 0,
-    yuv ? 128 << 8 : 0, yuv ? 128 << 8 : 0
-  };
-  guint i;
-
-  for (i = 0; i < 4; i++) {
-    if (finfo->unpack_format == GST_VIDEO_FORMAT_AYUV64 ||
-        finfo->unpack_format == GST_VIDEO_FORMAT_ARGB64)
-      ((guint16 *) px)[i] = c[i];
-    else
-      px[i] = c[i] >> 8;
-  }
-}
-
-gboolean
-fgrab_src_live_blacken (GstBuffer * buf, const GstVideoInfo * info)
-{
-  const GstVideoFormatInfo *finfo = info->finfo;
-  gboolean wide = finfo->unpack_format == GST_VIDEO_FORMAT_AYUV64 ||
-      finfo->unpack_format == GST_VIDEO_FORMAT_ARGB64;
-  gint width = GST_VIDEO_INFO_WIDTH (info), lines = MAX (finfo->pack_lines, 1);
-  gsize px_size = wide ? 8 : 4;
-  GstVideoFrame frame;
-  guint8 *line;
-  gint x, y;
-
-  if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buf, GST_MAP_WRITE))
-    return FALSE;
-  line = g_malloc ((gsize) width * lines * px_size);
-  black_pixel (finfo, info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255,
-      line);
-  for (x = 1; x < width * lines; x++)
-    memcpy (line + x * px_size, line, px_size);
-  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y += lines)
-    finfo->pack_func (finfo, GST_VIDEO_PACK_FLAG_NONE, line,
-        width * px_size, frame.data, frame.info.stride,
-        info->chroma_site, y, width);
-  g_free (line);
-  gst_video_frame_unmap (&frame);
-  return TRUE;
 }

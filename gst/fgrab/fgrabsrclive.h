@@ -21,7 +21,6 @@
 #define __FGRAB_SRC_LIVE_H__
 
 #include <gst/gst.h>
-#include <gst/video/video.h>
 
 #include "fgrabenums.h"
 #include "fgrabobject.h"
@@ -95,11 +94,8 @@ void fgrab_src_live_take_events (FgrabSrcLive * live);
 /* After each whole frame read: FALSE when it is to be dropped (the
  * picture is gone and signal-loss is nothing, or black on a format that
  * is not raw video), else TRUE, with live->blacken saying whether it goes
- * out black. */
+ * out black (fgrab_black_fill). */
 gboolean fgrab_src_live_frame (FgrabSrcLive * live, gboolean raw_video);
-/* Paints @buf, a frame of @info (its video meta's layout if it has one),
- * black.  FALSE when it cannot be mapped. */
-gboolean fgrab_src_live_blacken (GstBuffer * buf, const GstVideoInfo * info);
 
 G_END_DECLS
 #endif /* __FGRAB_SRC_LIVE_H__ */

@@ -68,6 +68,7 @@
 #include <gst/video/video.h>
 
 #include "gstfgrabsrc.h"
+#include "fgrabblack.h"
 #include "fgrabcolorbalance.h"
 #include "fgrabcontrolprops.h"
 #include "fgrabframeclock.h"
@@ -789,7 +790,7 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
    * the usual case, needs no resize */
   if (size != buf_size)
     gst_buffer_set_size (buf, size);
-  if (self->live.blacken && !fgrab_src_live_blacken (buf, &self->info))
+  if (self->live.blacken && !fgrab_black_fill (buf, &self->info))
     return GST_FLOW_ERROR;
   fgrab_frame_clock_stamp (&self->fclock, buf, size);
 
