@@ -110,22 +110,30 @@ new_loopback (gboolean v012)
   return dev;
 }
 
-static GstHarness *
-new_sink (GstBus ** bus, GstState state)
+/* A harness of fgrabsink on the node, with a bus of its own. */
+typedef struct
 {
-  GstHarness *h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
+  GstHarness *h;
+  GstBus *bus;
+} Sink;
+
+/* @s's sink taken to @state, its bus and readers watched from the
+ * start. */
+static void
+sink_start (Sink * s, GstState state)
+{
   GstElement *sink;
 
+  s->h = fgrab_check_new_sink_harness (FAKE_PATH, NULL);
   /* the harness starts its element: again, with the bus watched from the
    * start */
-  gst_element_set_state (h->element, GST_STATE_NULL);
-  *bus = fgrab_check_harness_bus (h);
-  sink = fgrab_check_harness_element (h, "fgrabsink");
+  gst_element_set_state (s->h->element, GST_STATE_NULL);
+  s->bus = fgrab_check_harness_bus (s->h);
+  sink = fgrab_check_harness_element (s->h, "fgrabsink");
   g_signal_connect (sink, "notify::readers", G_CALLBACK (on_notify_readers),
       NULL);
   gst_object_unref (sink);
-  gst_element_set_state (h->element, state);
-  return h;
+  gst_element_set_state (s->h->element, state);
 }
 
 static gint
@@ -194,22 +202,30 @@ set_null_promptly (GstHarness * h)
   return g_get_monotonic_time () - start < PROMPT_USECONDS;
 }
 
+/* How every test ends: NULL promptly, the readers unknown (-1) again,
+ * everything freed. */
+static void
+sink_stop (Sink * s)
+{
+  fail_unless (set_null_promptly (s->h));
+  fail_unless_equals_int (get_readers (s->h), -1);
+  fgrab_check_harness_bus_free (s->h, s->bus);
+  fgrab_check_harness_teardown (s->h);
+}
+
 /* Where the driver does not say: -1 throughout, said once at start. */
 static void
 check_driver_does_not_say (void)
 {
-  GstBus *bus;
-  GstHarness *h = new_sink (&bus, GST_STATE_PLAYING);
+  Sink s;
 
-  fail_unless_equals_int (get_readers (h), -1);
-  fgrab_check_push_yuy2 (h, 2);
-  fail_unless_equals_int (next_readers_message (bus), -1);
-  fail_unless_equals_int (get_readers (h), -1);
-  fail_unless (set_null_promptly (h));
-  fail_unless_equals_int (get_readers (h), -1);
+  sink_start (&s, GST_STATE_PLAYING);
+  fail_unless_equals_int (get_readers (s.h), -1);
+  fgrab_check_push_yuy2 (s.h, 2);
+  fail_unless_equals_int (next_readers_message (s.bus), -1);
+  fail_unless_equals_int (get_readers (s.h), -1);
+  sink_stop (&s);
   fail_unless_equals_int (last_note (), G_MININT);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
 }
 
 GST_START_TEST (test_readers_is_minus_one_on_loopback_012)
@@ -230,39 +246,34 @@ GST_END_TEST;
 
 GST_START_TEST (test_readers_follow_a_reader_while_frames_flow)
 {
-  GstBus *bus;
-  GstHarness *h;
+  Sink s;
   gint fd;
 
   new_loopback (FALSE);
-  h = new_sink (&bus, GST_STATE_PLAYING);
-  fgrab_check_push_yuy2 (h, 2);
-  fail_unless_equals_int (next_readers_message (bus), 0);
-  fail_unless_equals_int (get_readers (h), 0);
+  sink_start (&s, GST_STATE_PLAYING);
+  fgrab_check_push_yuy2 (s.h, 2);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
+  fail_unless_equals_int (get_readers (s.h), 0);
   fail_unless_equals_int (last_note (), 0);
 
   fd = reader_open ();
-  fail_unless_equals_int (next_readers_message (bus), 1);
-  fail_unless_equals_int (get_readers (h), 1);
+  fail_unless_equals_int (next_readers_message (s.bus), 1);
+  fail_unless_equals_int (get_readers (s.h), 1);
   fail_unless_equals_int (last_note (), 1);
-  fgrab_check_push_frames (h, 2, 2, FGRAB_CHECK_YUY2_320_SIZE);
+  fgrab_check_push_frames (s.h, 2, 2, FGRAB_CHECK_YUY2_320_SIZE);
 
   reader_stop (fd);
-  fail_unless_equals_int (next_readers_message (bus), 0);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
   fail_unless_equals_int (last_note (), 0);
 
   /* closing a streaming reader is its end too */
   fail_unless_equals_int (ioctl (fd, VIDIOC_STREAMON, &(gint) {
           V4L2_BUF_TYPE_VIDEO_CAPTURE}), 0);
-  fail_unless_equals_int (next_readers_message (bus), 1);
+  fail_unless_equals_int (next_readers_message (s.bus), 1);
   close (fd);
-  fail_unless_equals_int (next_readers_message (bus), 0);
-  fail_unless_equals_int (get_readers (h), 0);
-
-  fail_unless (set_null_promptly (h));
-  fail_unless_equals_int (get_readers (h), -1);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
+  fail_unless_equals_int (get_readers (s.h), 0);
+  sink_stop (&s);
 }
 
 GST_END_TEST;
@@ -270,20 +281,18 @@ GST_END_TEST;
 /* A reader already streaming when the sink starts: the initial count. */
 GST_START_TEST (test_readers_start_with_the_initial_count)
 {
-  GstBus *bus;
-  GstHarness *h;
+  Sink s;
   gint fd;
 
   new_loopback (FALSE);
   fd = reader_open ();
-  h = new_sink (&bus, GST_STATE_PLAYING);
-  fgrab_check_push_yuy2 (h, 1);
-  fail_unless_equals_int (next_readers_message (bus), 1);
-  fail_unless_equals_int (get_readers (h), 1);
+  sink_start (&s, GST_STATE_PLAYING);
+  fgrab_check_push_yuy2 (s.h, 1);
+  fail_unless_equals_int (next_readers_message (s.bus), 1);
+  fail_unless_equals_int (get_readers (s.h), 1);
   close (fd);
-  fail_unless_equals_int (next_readers_message (bus), 0);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
+  sink_stop (&s);
 }
 
 GST_END_TEST;
@@ -292,31 +301,27 @@ GST_END_TEST;
  * playing one whose upstream stalls. */
 GST_START_TEST (test_readers_follow_a_reader_while_paused_and_stalled)
 {
-  GstBus *bus;
-  GstHarness *h;
+  Sink s;
   gint fd;
 
   new_loopback (FALSE);
-  h = new_sink (&bus, GST_STATE_PAUSED);
-  fail_unless_equals_int (next_readers_message (bus), 0);
+  sink_start (&s, GST_STATE_PAUSED);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
 
   fd = reader_open ();
-  fail_unless_equals_int (next_readers_message (bus), 1);
+  fail_unless_equals_int (next_readers_message (s.bus), 1);
   fail_unless_equals_int (last_note (), 1);
   reader_stop (fd);
-  fail_unless_equals_int (next_readers_message (bus), 0);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
   fail_unless_equals_int (last_note (), 0);
 
-  gst_element_set_state (h->element, GST_STATE_PLAYING);
+  gst_element_set_state (s.h->element, GST_STATE_PLAYING);
   fail_unless_equals_int (ioctl (fd, VIDIOC_STREAMON, &(gint) {
           V4L2_BUF_TYPE_VIDEO_CAPTURE}), 0);
-  fail_unless_equals_int (next_readers_message (bus), 1);
+  fail_unless_equals_int (next_readers_message (s.bus), 1);
   close (fd);
-  fail_unless_equals_int (next_readers_message (bus), 0);
-
-  fail_unless (set_null_promptly (h));
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
+  sink_stop (&s);
 }
 
 GST_END_TEST;
@@ -325,30 +330,27 @@ GST_END_TEST;
  * watcher goes on with the new handle. */
 GST_START_TEST (test_readers_survive_a_reopen)
 {
-  GstBus *bus;
-  GstHarness *h;
+  Sink s;
   gint fd;
 
   new_loopback (FALSE);
-  h = new_sink (&bus, GST_STATE_PLAYING);
-  fgrab_check_push_yuy2 (h, 2);
-  fail_unless_equals_int (next_readers_message (bus), 0);
+  sink_start (&s, GST_STATE_PLAYING);
+  fgrab_check_push_yuy2 (s.h, 2);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
 
-  gst_harness_set_src_caps_str (h, YUY2_640);
-  fgrab_check_push_frames (h, 0, 2, 640 * 480 * 2);
+  gst_harness_set_src_caps_str (s.h, YUY2_640);
+  fgrab_check_push_frames (s.h, 0, 2, 640 * 480 * 2);
   fd = reader_open ();
-  fail_unless_equals_int (next_readers_message (bus), 1);
+  fail_unless_equals_int (next_readers_message (s.bus), 1);
   reader_stop (fd);
-  fail_unless_equals_int (next_readers_message (bus), 0);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
   close (fd);
 
   /* back to READY and PLAYING again: said once more at start */
-  gst_element_set_state (h->element, GST_STATE_READY);
-  gst_element_set_state (h->element, GST_STATE_PLAYING);
-  fail_unless_equals_int (next_readers_message (bus), 0);
-  fail_unless (set_null_promptly (h));
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  gst_element_set_state (s.h->element, GST_STATE_READY);
+  gst_element_set_state (s.h->element, GST_STATE_PLAYING);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
+  sink_stop (&s);
 }
 
 GST_END_TEST;
@@ -357,30 +359,28 @@ GST_END_TEST;
  * prompt, no thread left behind. */
 GST_START_TEST (test_state_changes_stay_prompt)
 {
-  GstBus *bus;
-  GstHarness *h;
+  Sink s;
   guint i, threads;
   gint fd;
 
   new_loopback (FALSE);
-  h = new_sink (&bus, GST_STATE_PLAYING);
-  fgrab_check_push_yuy2 (h, 1);
-  fail_unless_equals_int (next_readers_message (bus), 0);
-  fail_unless (set_null_promptly (h));
+  sink_start (&s, GST_STATE_PLAYING);
+  fgrab_check_push_yuy2 (s.h, 1);
+  fail_unless_equals_int (next_readers_message (s.bus), 0);
+  fail_unless (set_null_promptly (s.h));
   /* the harness's own threads stay */
   threads = fgrab_check_count_threads ();
   for (i = 0; i < 5; i++) {
-    fail_if (gst_element_set_state (h->element, GST_STATE_PLAYING) ==
+    fail_if (gst_element_set_state (s.h->element, GST_STATE_PLAYING) ==
         GST_STATE_CHANGE_FAILURE);
     fd = reader_open ();
-    fail_unless_equals_int (next_readers_message (bus), 0);
-    fail_unless_equals_int (next_readers_message (bus), 1);
-    fail_unless (set_null_promptly (h));
+    fail_unless_equals_int (next_readers_message (s.bus), 0);
+    fail_unless_equals_int (next_readers_message (s.bus), 1);
+    fail_unless (set_null_promptly (s.h));
     close (fd);
   }
   fail_unless (fgrab_check_count_threads () <= threads);
-  fgrab_check_harness_bus_free (h, bus);
-  fgrab_check_harness_teardown (h);
+  sink_stop (&s);
 }
 
 GST_END_TEST;
