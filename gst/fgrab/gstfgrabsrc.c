@@ -790,8 +790,12 @@ gst_fgrab_src_fill (GstPushSrc * psrc, GstBuffer * buf)
    * the usual case, needs no resize */
   if (size != buf_size)
     gst_buffer_set_size (buf, size);
-  if (self->live.blacken && !fgrab_black_fill (buf, &self->info))
+  if (self->live.blacken && !fgrab_black_fill (buf, &self->info)) {
+    /* every raw format of the table packs: a buffer that does not map */
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not paint a black "
+            "frame (signal-loss=black); set signal-loss=driver."), (NULL));
     return GST_FLOW_ERROR;
+  }
   fgrab_frame_clock_stamp (&self->fclock, buf, size);
 
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %" G_GSIZE_FORMAT

@@ -21,7 +21,9 @@ start under TCG on a loaded host).  For each sink and format (writer.py):
      recorded), and starts again at 1280x720: a third getUserMedia gets
      the camera back, colours right and live.
 fgrabsink's steps are checks (PASS/FAIL); v4l2sink's, the anchor, are
-recorded (SEEN lines) and fail nothing.  The last lines are the table of
+recorded (SEEN lines) and fail nothing.  Then, in the same session, the
+writer pauses under an open track, with and without fgrabsink's
+keep-alive (keepalive.py).  The last lines are the tables of
 docs/guide.md's webcam section.  Exit status 1 if a check failed.
 """
 
@@ -33,145 +35,20 @@ import sys
 import time
 
 import browsers
+import keepalive
+import steps
 import writer
-from pageserver import PageServer, PageTimeout
+from pageserver import PageServer
+from steps import Case, Report, call, labels, open_camera, start_writer, stop_writer
 
 BROWSER_START_S = 300  # measured 17-82 s in the VM (60-145 s in the issue's trial)
-OPEN_S = 120  # measured 0.1-9 s (7-31 s in the trial)
-CALL_S = 60
-WRITER_S = 30
-TOLERANCE = 6  # /255, each channel: YUV -> RGB rounding; JPEG's quantisation
 SIZES = [(640, 360), (1280, 720)]
 STEPS = ["640x360", "1280x720", "1280x720 again"]
-# live: the ball's square changed LIVE_CHANGES times, looked at for LIVE_MS
-# and up to LIVE_MAX_MS (Chromium presented 0.5-2 frames a second at
-# 1280x720 under TCG on a loaded host)
-LIVE_MS = 1000
-LIVE_MAX_MS = 20000
-LIVE_CHANGES = 2
 CHECKED_SINK = "fgrabsink"
 # Whether the browser's enumerateDevices follows the node from output to
 # capture and back.  Firefox ESR lists the camera it saw once until it
 # restarts (recorded, not checked): a call page still gets it back.
 FOLLOWS_NODE = {"chromium": True, "firefox": False}
-
-
-class Report:
-    """PASS/FAIL lines as lib.sh prints them; SEEN for the anchor's."""
-
-    def __init__(self):
-        self.checks = 0
-        self.failed = []
-
-    def section(self, text):
-        print("\n=== %s" % text, flush=True)
-
-    def info(self, text):
-        print("    %s" % text, flush=True)
-
-    def check(self, checked, ok, text):
-        if not checked:
-            print("  SEEN: %s: %s" % (text, "yes" if ok else "NO"), flush=True)
-            return ok
-        self.checks += 1
-        print("  %s: %s" % ("PASS" if ok else "FAIL", text), flush=True)
-        if not ok:
-            self.failed.append(text)
-        return ok
-
-
-class Case:
-    """One sink and format: what the page saw at each step, for the table."""
-
-    def __init__(self, browser, sink, fmt, dev, logdir):
-        self.sink, self.fmt, self.dev, self.logdir = sink, fmt, dev, logdir
-        self.checked = sink == CHECKED_SINK
-        self.follows = self.checked and FOLLOWS_NODE[browser]
-        self.listed = self.gone = None  # None: the writer did not start
-        self.writer_gone = ""  # the open track's state once its writer stopped
-        self.opened = {}  # step -> getUserMedia ms; a step that failed is absent
-        self.colours = {}  # step -> worst channel error
-        self.live = {}  # step -> picture changes a second; 0 if it did not move
-
-
-def call(page, rep, op, checked=True, timeout=CALL_S, **args):
-    """A page call; None (and a line saying why) if it timed out or threw."""
-    try:
-        res = page.call(op, timeout, **args)
-    except PageTimeout as e:
-        rep.check(checked, False, str(e))
-        return None
-    if "error" in res:
-        rep.info("%s: %s" % (op, res["error"]))
-        return None
-    return res
-
-
-def labels(page, rep, checked=True):
-    res = call(page, rep, "devices", checked)
-    return None if res is None else [d["label"] for d in res["devices"]]
-
-
-def look(page, rep, case, step, w, h):
-    """Colours and movement of the open camera at w x h."""
-    tag = "%s %s %s" % (case.sink, case.fmt, step)
-    res = call(page, rep, "sample", case.checked, points=writer.bar_points(w, h), timeout_ms=20000)
-    if res is None:
-        rep.check(case.checked, False, "%s: a frame drawn to the canvas" % tag)
-    else:
-        worst = max(abs(g - e) for got, (_, want) in zip(res["colours"], writer.BARS)
-                    for g, e in zip(got, want))
-        case.colours[step] = worst
-        rep.check(case.checked, (res["width"], res["height"]) == (w, h),
-                  "%s: frame drawn at %dx%d" % (tag, res["width"], res["height"]))
-        rep.check(case.checked, worst <= TOLERANCE, "%s: bar colours within %d/255 (worst %d): %s"
-                  % (tag, TOLERANCE, worst, " ".join(
-                      "%s=%s" % (n, ",".join(map(str, c))) for c, (n, _) in zip(res["colours"], writer.BARS))))
-    res = call(page, rep, "motion", case.checked, region=writer.ball_square(w, h), duration_ms=LIVE_MS,
-               max_ms=LIVE_MAX_MS, min_changes=LIVE_CHANGES, timeout_ms=20000,
-               timeout=CALL_S + LIVE_MAX_MS // 1000)
-    if res is None:
-        rep.check(case.checked, False, "%s: frames presented for %d ms" % (tag, LIVE_MS))
-        return
-    rate = res["changes"] * 1000.0 / max(1, res["ms"])
-    case.live[step] = rate
-    rep.check(case.checked, res["changes"] >= LIVE_CHANGES, "%s: picture live: the ball's square changed %d times"
-              " in %d ms (%.1f a second; %d frames presented)" % (tag, res["changes"], res["ms"], rate, res["looks"]))
-
-
-def start_writer(rep, case, step, w, h):
-    """A writer at w x h that made the node a capture node; or None."""
-    tag = "%s %s %s" % (case.sink, case.fmt, step)
-    log = os.path.join(case.logdir, "%s-%s-%s.log" % (case.sink, case.fmt, step.replace(" ", "-")))
-    wr = writer.Writer(case.sink, case.fmt, w, h, case.dev, log)
-    rep.info("writer: gst-launch-1.0 " + wr.line)
-    if rep.check(case.checked, wr.start(WRITER_S),
-                 "%s: the writer made the node a capture node within %d s" % (tag, WRITER_S)):
-        return wr
-    for line in wr.tail():
-        rep.info("| " + line)
-    stop_writer(rep, case, wr)
-    return None
-
-
-def stop_writer(rep, case, wr):
-    rc = wr.stop()
-    rep.check(case.checked, rc == 0, "%s %s: writer exit status %d" % (case.sink, case.fmt, rc))
-
-
-def open_camera(page, rep, case, step, w, h, label):
-    """The page's getUserMedia at w x h, then look(); whether it opened."""
-    tag = "%s %s %s" % (case.sink, case.fmt, step)
-    res = call(page, rep, "open", case.checked, timeout=OPEN_S, width=w, height=h, timeout_ms=60000)
-    if res is None:
-        return rep.check(case.checked, False, "%s: getUserMedia opened the camera" % tag)
-    size = (res["settings"].get("width"), res["settings"].get("height"))
-    if rep.check(case.checked, size == (w, h), "%s: getUserMedia opened it in %d ms, first frame at %d ms,"
-                 " settings %sx%s" % (tag, res["open_ms"], res["first_frame_ms"], *size)):
-        case.opened[step] = res["open_ms"]
-    rep.check(case.checked, res["label"] == label, "%s: track label '%s'" % (tag, res["label"]))
-    look(page, rep, case, step, w, h)
-    return True
 
 
 def step_first(page, rep, case, label):
@@ -183,15 +60,15 @@ def step_first(page, rep, case, label):
     if open_camera(page, rep, case, STEPS[0], w, h, label):
         got = labels(page, rep, case.checked)
         case.listed = got is not None and label in got
-        rep.check(case.checked, case.listed, "%s %s: enumerateDevices lists '%s': %s"
-                  % (case.sink, case.fmt, label, got))
+        rep.check(case.checked, case.listed, "%s: enumerateDevices lists '%s': %s"
+                  % (case.tag, label, got))
     call(page, rep, "close", case.checked)
     stop_writer(rep, case, wr)
     got = labels(page, rep, case.checked)
     # a camera whose label the browser hides is listed with an empty one
     case.gone = got is not None and label not in got and "" not in got
-    rep.check(case.follows, case.gone, "%s %s: writer stopped, enumerateDevices lists no camera: %s"
-              % (case.sink, case.fmt, got))
+    rep.check(case.follows, case.gone, "%s: writer stopped, enumerateDevices lists no camera: %s"
+              % (case.tag, got))
 
 
 def step_restarts(page, rep, case, label):
@@ -206,7 +83,7 @@ def step_restarts(page, rep, case, label):
     res = call(page, rep, "track", case.checked)
     if res is not None:
         case.writer_gone = "%s%s" % (res["readyState"], ", muted" if res["muted"] else "")
-        rep.info("%s %s: the open track after its writer stopped: %s" % (case.sink, case.fmt, case.writer_gone))
+        rep.info("%s: the open track after its writer stopped: %s" % (case.tag, case.writer_gone))
     wr = start_writer(rep, case, STEPS[2], w, h)
     if wr is None:
         return
@@ -216,7 +93,7 @@ def step_restarts(page, rep, case, label):
 
 
 def run_case(page, rep, case, label):
-    rep.section("%s %s" % (case.sink, case.fmt))
+    rep.section(case.tag)
     step_first(page, rep, case, label)
     step_restarts(page, rep, case, label)
 
@@ -234,7 +111,7 @@ def cell_colours(case):
     if len(case.colours) < len(STEPS):
         return "no"
     worst = max(case.colours.values())
-    return "within %d/255" % worst if worst <= TOLERANCE else "no, off by %d" % worst
+    return "within %d/255" % worst if worst <= steps.TOLERANCE else "no, off by %d" % worst
 
 
 def cell_live(case):
@@ -295,7 +172,7 @@ def run_all(page, rep, cases, label):
     for case in cases:
         t1 = time.monotonic()
         run_case(page, rep, case, label)
-        rep.info("%s %s took %.0f s" % (case.sink, case.fmt, time.monotonic() - t1))
+        rep.info("%s took %.0f s" % (case.tag, time.monotonic() - t1))
     rep.info("all cases: %.0f s" % (time.monotonic() - t0))
 
 
@@ -311,9 +188,13 @@ def main():
     rep.section("%s on %s" % (browser, page.url))
     proc, took = start(rep, browser, page, logdir)
     if took is not None:
-        cases = [Case(browser, sink, fmt, dev, logdir) for sink in sinks for fmt in formats]
+        cases = [Case(sink, fmt, dev, logdir, sink == CHECKED_SINK,
+                      sink == CHECKED_SINK and FOLLOWS_NODE[browser])
+                 for sink in sinks for fmt in formats]
         run_all(page, rep, cases, label)
+        pauses = keepalive.run(page, rep, dev, logdir, label)
         table(browser, cases, took)
+        keepalive.table(browser, pauses)
     stop_browser(proc)
     page.close()
     print()

@@ -9,25 +9,32 @@ const canvas = document.getElementById("canvas");
 const ctx = canvas.getContext("2d", { willReadFrequently: true });
 let stream = null;
 let frames = 0; // frames the <video> presented since the last open
+let openedAt = 0; // performance.now() at the last open
+let trackEvents = []; // the open track's mute, unmute and ended events
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // Counts presented frames; requestVideoFrameCallback where the browser has
-// it, else a new currentTime is taken as a new frame.
+// it, else a new currentTime is taken as a new frame.  One counter an open:
+// the last open's counter stops those before it.
+let counter = 0;
 function countFrames() {
+  const mine = ++counter;
+  const counting = () => mine === counter && video.srcObject;
   if (video.requestVideoFrameCallback) {
     const tick = () => {
+      if (!counting()) return;
       frames++;
-      if (video.srcObject) video.requestVideoFrameCallback(tick);
+      video.requestVideoFrameCallback(tick);
     };
     video.requestVideoFrameCallback(tick);
     return;
   }
   let last = -1;
   const poll = () => {
-    if (!video.srcObject) return;
+    if (!counting()) return;
     if (video.currentTime !== last) {
       last = video.currentTime;
       frames++;
@@ -95,6 +102,13 @@ const ops = {
       video: { width: { exact: c.width }, height: { exact: c.height } },
     });
     const opened = performance.now();
+    openedAt = opened;
+    trackEvents = [];
+    const t = stream.getVideoTracks()[0];
+    for (const type of ["mute", "unmute", "ended"])
+      t.addEventListener(type, () =>
+        trackEvents.push({ type, ms: Math.round(performance.now() - openedAt) }),
+      );
     frames = 0;
     video.srcObject = stream;
     countFrames();
@@ -155,6 +169,23 @@ const ops = {
     if (!stream) throw new Error("no camera open");
     const t = stream.getVideoTracks()[0];
     return { readyState: t.readyState, muted: t.muted, frames };
+  },
+
+  // The open track's state every step_ms for duration_ms, and the events
+  // it fired meanwhile (ms: since the open).
+  async watch(c) {
+    if (!stream) throw new Error("no camera open");
+    const t = stream.getVideoTracks()[0];
+    const first = trackEvents.length;
+    const samples = [];
+    const t0 = performance.now();
+    for (;;) {
+      const ms = Math.round(performance.now() - t0);
+      samples.push({ ms, readyState: t.readyState, muted: t.muted, frames });
+      if (ms >= c.duration_ms) break;
+      await sleep(c.step_ms);
+    }
+    return { samples, events: trackEvents.slice(first) };
   },
 
   async close() {

@@ -9,8 +9,9 @@ browsers read a webcam's YUV; MJPEG as JFIF (BT.601 full range): the
 picture is composed in RGB and converted (videotestsrc of GStreamer 1.22
 writes limited range whatever range its caps say).
 
-  pipeline(sink, fmt, w, h, dev) -> gst-launch-1.0 arguments
-  Writer(...)                     one writer process: start(), stop()
+  pipeline(sink, fmt, w, h, dev, props) -> gst-launch-1.0 arguments
+  Writer(...)                     one writer process: start(), stop();
+                                  pausable: pause(), resume() (pausewriter.py)
   node_says_capture(dev)          QUERYCAP of a new handle
 """
 
@@ -19,6 +20,7 @@ import os
 import signal
 import struct
 import subprocess
+import sys
 import time
 
 FORMATS = ["YUY2", "I420", "NV12", "MJPEG"]
@@ -56,7 +58,8 @@ def ball_square(w, h):
     return [w - b, h - b, b, b]
 
 
-def pipeline(sink, fmt, w, h, dev):
+def pipeline(sink, fmt, w, h, dev, props=""):
+    """props: more properties of the sink ("keep-alive=repeat")."""
     x, y, b, _ = ball_square(w, h)
     element, colorimetry = SINKS[sink]
     rate = "framerate=%d/1" % FPS
@@ -75,7 +78,7 @@ def pipeline(sink, fmt, w, h, dev):
     line = ("videotestsrc pattern=smpte is-live=true ! video/x-raw,width=%d,height=%d,%s"
             " ! compositor name=mix sink_1::xpos=%d sink_1::ypos=%d ! %s ! %s"
             " videotestsrc pattern=ball is-live=true ! video/x-raw,width=%d,height=%d,%s ! mix."
-            % (w, h, rate, x, y, out, element.format(dev=dev), b, b, rate))
+            % (w, h, rate, x, y, out, " ".join([element.format(dev=dev), props]), b, b, rate))
     return line.split()
 
 
@@ -105,14 +108,20 @@ def node_says_capture(dev):
     return bool(c & CAP_VIDEO_CAPTURE) and not c & CAP_VIDEO_OUTPUT
 
 
+PAUSEWRITER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pausewriter.py")
+
+
 class Writer:
     """gst-launch-1.0 -e writing the picture to dev (SIGINT: EOS, exit);
-    line is its pipeline."""
+    line is its pipeline.  pausable: pausewriter.py runs the same line
+    instead, and pause() and resume() take it to PAUSED and back."""
 
-    def __init__(self, sink, fmt, w, h, dev, log):
-        self.line = " ".join(pipeline(sink, fmt, w, h, dev))
+    def __init__(self, sink, fmt, w, h, dev, log, props="", pausable=False):
+        self.line = " ".join(pipeline(sink, fmt, w, h, dev, props))
         # -f: no fault handler, which would keep a crashed writer spinning
         self.argv = ["gst-launch-1.0", "-e", "-f"] + self.line.split()
+        if pausable:
+            self.argv = [sys.executable, PAUSEWRITER] + self.line.split()
         self.dev, self.log, self.proc = dev, log, None
 
     def start(self, timeout):
@@ -141,6 +150,23 @@ class Writer:
             self.proc.kill()
             self.proc.wait()
             return -9
+
+    def pause(self):
+        self.proc.send_signal(signal.SIGUSR1)
+
+    def resume(self):
+        self.proc.send_signal(signal.SIGUSR2)
+
+    def wait_for(self, text, timeout):
+        """Whether a line of its output has text, within timeout s."""
+        end = time.monotonic() + timeout
+        while True:
+            with open(self.log, errors="replace") as f:
+                if any(text in line for line in f):
+                    return True
+            if time.monotonic() > end or self.proc.poll() is not None:
+                return False
+            time.sleep(0.1)
 
     def tail(self, n=15):
         with open(self.log, errors="replace") as f:

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The writer pauses under an open call: fgrabsink's keep-alive keeps the
+browser's camera track live (docs/guide.md, "Keep consumers alive").
+
+Chromium restarts a V4L2 capture that sent no frame for 1 s and gives up
+after ten restarts in a row (v4l2_capture_delegate.cc: kCaptureTimeoutMs,
+kContinuousTimeoutLimit); its track mutes when frames stop coming
+(video_track_adapter.cc: the frame monitor, about 25 frame intervals).
+For each mode of MODES, one writer (pausewriter.py) with fgrabsink
+keep-alive=MODE, YUY2 at 640x360:
+  1. getUserMedia opens the camera: colours right, picture live;
+  2. the writer's pipeline goes to PAUSED for PAUSE_S s while the page
+     watches the open track every WATCH_STEP_MS: it stays live, is never
+     muted and frames keep coming, and the frame at the pause's end has
+     the bars' colours (the last frame, repeated); fgrabsink posts
+     fgrab-keep-alive active;
+  3. the pipeline plays again: the same track, with no new getUserMedia,
+     has the colours and moves again.
+keep-alive=repeat is checked; off, what a writer without it gets, is
+recorded (SEEN lines).  table() prints the rows of docs/guide.md's table.
+"""
+
+from steps import TOLERANCE, Case, call, look, look_colours, open_camera, start_writer, stop_writer
+
+MODES = [("repeat", True), ("off", False)]  # keep-alive mode, checked
+FORMAT = "YUY2"
+SIZE = (640, 360)
+PAUSE_S = 15  # the issue's pause: longer than Chromium's ten 1 s restarts
+WATCH_STEP_MS = 500
+MIN_FRAMES = 3  # presented in the pause (the page presented 1.4-10 a second before)
+WRITER_PAUSED_S = 10
+
+
+class Pause:
+    """What the page saw of the track while its writer was paused."""
+
+    def __init__(self, mode, case):
+        self.mode, self.case = mode, case
+        self.track = "-"  # the track's state in the pause, in words
+        self.frames = None  # frames presented in the pause
+        self.end_colours = None  # whether the frame at the pause's end had them
+        self.after = None  # whether the same track was right and live after it
+
+
+def track_story(samples, events):
+    """The track in the pause, in words: "live" or what happened when."""
+    said = ["%s at %.1f s" % (e["type"], e["ms"] / 1000.0) for e in events]
+    last = samples[-1]
+    state = last["readyState"] + (", muted" if last["muted"] else "")
+    return state if not said else "%s (%s)" % (state, ", ".join(said))
+
+
+def watch_pause(page, rep, pause, wr):
+    """Step 2: the writer paused, the page watching the track."""
+    case, w, h = pause.case, SIZE[0], SIZE[1]
+    wr.pause()
+    if not rep.check(case.checked, wr.wait_for("state: paused", WRITER_PAUSED_S),
+                     "%s: the writer's pipeline went to PAUSED" % case.tag):
+        return
+    got = call(page, rep, "watch", case.checked, duration_ms=PAUSE_S * 1000, step_ms=WATCH_STEP_MS,
+               timeout=60 + PAUSE_S)
+    if got is None:
+        return
+    samples, events = got["samples"], got["events"]
+    pause.track = track_story(samples, events)
+    pause.frames = samples[-1]["frames"] - samples[0]["frames"]
+    rep.check(case.checked, all(s["readyState"] == "live" for s in samples),
+              "%s: the track stayed live through the %d s pause: %s" % (case.tag, PAUSE_S, pause.track))
+    rep.check(case.checked, not events and not any(s["muted"] for s in samples),
+              "%s: the track was never muted and fired no event: %s" % (case.tag, events))
+    rep.check(case.checked, pause.frames >= MIN_FRAMES,
+              "%s: the page presented %d frames in the pause" % (case.tag, pause.frames))
+    pause.end_colours = look_colours(page, rep, case, "at the pause's end", w, h, timeout_ms=5000)
+    rep.check(case.checked, wr.wait_for("keep-alive: on", 0),
+              "%s: fgrabsink posted fgrab-keep-alive active" % case.tag)
+
+
+def run_mode(page, rep, pause, label):
+    case, (w, h) = pause.case, SIZE
+    wr = start_writer(rep, case, "before the pause", w, h)
+    if wr is None:
+        return
+    if open_camera(page, rep, case, "before the pause", w, h, label):
+        watch_pause(page, rep, pause, wr)
+        wr.resume()
+        rep.check(case.checked, wr.wait_for("state: playing", WRITER_PAUSED_S) and
+                  wr.proc.poll() is None, "%s: the writer's pipeline plays again" % case.tag)
+        look(page, rep, case, "after the pause", w, h)
+        after = "after the pause"
+        pause.after = case.colours.get(after, 255) <= TOLERANCE and case.live.get(after, 0) > 0
+    call(page, rep, "close", case.checked)
+    stop_writer(rep, case, wr)
+
+
+def run(page, rep, dev, logdir, label):
+    """Every mode of MODES; their Pause records."""
+    pauses = []
+    for mode, checked in MODES:
+        case = Case("fgrabsink", FORMAT, dev, logdir, checked, props="keep-alive=" + mode, pausable=True)
+        rep.section("%s: the writer pauses for %d s under the open track" % (case.tag, PAUSE_S))
+        pauses.append(Pause(mode, case))
+        run_mode(page, rep, pauses[-1], label)
+    return pauses
+
+
+def cell(flag):
+    return "-" if flag is None else "yes" if flag else "no"
+
+
+def table(browser, pauses):
+    print("\n=== keep-alive table (docs/guide.md): %s, %s %dx%d, the writer paused %d s"
+          % (browser, FORMAT, SIZE[0], SIZE[1], PAUSE_S))
+    print("| keep-alive | the track in the pause | frames presented in the pause"
+          " | bars at the pause's end | same track right and live after |")
+    print("|---|---|---|---|---|")
+    for p in pauses:
+        print("| %s | %s | %s | %s | %s |" % (p.mode, p.track, "-" if p.frames is None else p.frames,
+                                             cell(p.end_colours), cell(p.after)))
