@@ -16,9 +16,19 @@ keep-alive=MODE, YUY2 at 640x360:
      fgrab-keep-alive active;
   3. the pipeline plays again: the same track, with no new getUserMedia,
      has the colours and moves again.
+With keep-alive=repeat, v4l2loopback's own timers are set away from their
+defaults first (DRIVER_CONTROLS, with v4l2-ctl) and read back after the
+browser opened the camera: Chromium resets a camera's user controls to
+their defaults when it opens it (ResetUserAndCameraControlsToDefault,
+v4l2_capture_delegate.cc), but begins by setting V4L2_CID_AUTO_WHITE_BALANCE
+and gives up when that fails, which v4l2loopback, without that control,
+makes it do; Firefox resets nothing.  Checked: the values are kept.  They
+are set back to their defaults before the pause.
 keep-alive=repeat is checked; off, what a writer without it gets, is
 recorded (SEEN lines).  table() prints the rows of docs/guide.md's table.
 """
+
+import subprocess
 
 from steps import TOLERANCE, Case, call, look, look_colours, open_camera, start_writer, stop_writer
 
@@ -29,6 +39,28 @@ PAUSE_S = 15  # the issue's pause: longer than Chromium's ten 1 s restarts
 WATCH_STEP_MS = 500
 MIN_FRAMES = 3  # presented in the pause (the page presented 1.4-10 a second before)
 WRITER_PAUSED_S = 10
+# v4l2loopback's timers (v4l2loopback.c: CID_SUSTAIN_FRAMERATE, CID_TIMEOUT),
+# away from their defaults (0) for the open only: back to these before the
+# pause, which they would otherwise fill with frames of their own
+DRIVER_CONTROLS = {"sustain_framerate": 1, "timeout": 3000}
+DRIVER_DEFAULTS = {"sustain_framerate": 0, "timeout": 0}
+
+
+def set_controls(dev, values):
+    arg = ",".join("%s=%d" % kv for kv in values.items())
+    return subprocess.run(["v4l2-ctl", "-d", dev, "-c", arg], capture_output=True).returncode == 0
+
+
+def get_controls(dev, names):
+    """name -> value as v4l2-ctl -C prints them ("name: value")."""
+    out = subprocess.run(["v4l2-ctl", "-d", dev, "-C", ",".join(names)], capture_output=True,
+                         text=True).stdout
+    got = {}
+    for line in out.splitlines():
+        name, _, value = line.partition(":")
+        if value.strip().lstrip("-").isdigit():
+            got[name.strip()] = int(value)
+    return got
 
 
 class Pause:
@@ -75,12 +107,27 @@ def watch_pause(page, rep, pause, wr):
               "%s: fgrabsink posted fgrab-keep-alive active" % case.tag)
 
 
+def open_keeping_controls(page, rep, case, label):
+    """getUserMedia, the driver's timers set around it when case is
+    checked (DRIVER_CONTROLS) and off again after it; whether it opened."""
+    w, h = SIZE
+    if not case.checked:
+        return open_camera(page, rep, case, "before the pause", w, h, label)
+    rep.check(True, set_controls(case.dev, DRIVER_CONTROLS), "v4l2-ctl set v4l2loopback's %s" % DRIVER_CONTROLS)
+    opened = open_camera(page, rep, case, "before the pause", w, h, label)
+    got = get_controls(case.dev, DRIVER_CONTROLS)
+    rep.check(True, got == DRIVER_CONTROLS, "the browser's open left v4l2loopback's controls as they were: %s" % got)
+    # the driver's timers off again: the pause is keep-alive's alone
+    rep.check(True, set_controls(case.dev, DRIVER_DEFAULTS), "v4l2-ctl set v4l2loopback's %s" % DRIVER_DEFAULTS)
+    return opened
+
+
 def run_mode(page, rep, pause, label):
     case, (w, h) = pause.case, SIZE
     wr = start_writer(rep, case, "before the pause", w, h)
     if wr is None:
         return
-    if open_camera(page, rep, case, "before the pause", w, h, label):
+    if open_keeping_controls(page, rep, case, label):
         watch_pause(page, rep, pause, wr)
         wr.resume()
         rep.check(case.checked, wr.wait_for("state: playing", WRITER_PAUSED_S) and
