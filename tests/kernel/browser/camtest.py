@@ -3,7 +3,8 @@
 """A browser on a video-call page uses the virtual webcam (v4l2loopback,
 exclusive_caps=1) that fgrabsink, and then v4l2sink, writes.
 
-  camtest.py BROWSER DEVICE LABEL LOGDIR [SINK...] [formats=FMT,...]
+  camtest.py BROWSER DEVICE LABEL LOGDIR [SINK...|none] [formats=FMT,...]
+             [pauses=WRITER,...]
 
 One browser session for every case (a headless browser takes minutes to
 start under TCG on a loaded host).  For each sink and format (writer.py):
@@ -176,12 +177,20 @@ def run_all(page, rep, cases, label):
     rep.info("all cases: %.0f s" % (time.monotonic() - t0))
 
 
+def arguments(argv):
+    """camtest.py's arguments: browser, dev, label, logdir, the sinks
+    (none: no format cases), the formats and the pausing writers
+    (keepalive.py)."""
+    browser, dev, label, logdir = argv[:4]
+    keys = dict(a.split("=", 1) for a in argv[4:] if "=" in a)
+    sinks = [a for a in argv[4:] if "=" not in a] or list(writer.SINKS)
+    formats = keys["formats"].split(",") if "formats" in keys else writer.FORMATS
+    pauses = keys["pauses"].split(",") if "pauses" in keys else ["repeat", "off"]
+    return browser, dev, label, logdir, [s for s in sinks if s != "none"], formats, pauses
+
+
 def main():
-    browser, dev, label, logdir = sys.argv[1:5]
-    sinks = sys.argv[5:] or list(writer.SINKS)
-    formats = writer.FORMATS
-    if sinks[-1].startswith("formats="):
-        formats = sinks.pop()[len("formats="):].split(",")
+    browser, dev, label, logdir, sinks, formats, pause_names = arguments(sys.argv[1:])
     os.makedirs(logdir, exist_ok=True)
     rep = Report()
     page = PageServer()
@@ -192,8 +201,9 @@ def main():
                       sink == CHECKED_SINK and FOLLOWS_NODE[browser])
                  for sink in sinks for fmt in formats]
         run_all(page, rep, cases, label)
-        pauses = keepalive.run(page, rep, dev, logdir, label)
-        table(browser, cases, took)
+        pauses = keepalive.run(page, rep, dev, logdir, label, pause_names)
+        if cases:
+            table(browser, cases, took)
         keepalive.table(browser, pauses)
     stop_browser(proc)
     page.close()

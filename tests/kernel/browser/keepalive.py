@@ -6,8 +6,8 @@ Chromium restarts a V4L2 capture that sent no frame for 1 s and gives up
 after ten restarts in a row (v4l2_capture_delegate.cc: kCaptureTimeoutMs,
 kContinuousTimeoutLimit); its track mutes when frames stop coming
 (video_track_adapter.cc: the frame monitor, about 25 frame intervals).
-For each mode of MODES, one writer (pausewriter.py) with fgrabsink
-keep-alive=MODE, YUY2 at 640x360:
+For each writer of WRITERS (or those asked for), one pausable writer
+(pausewriter.py) with fgrabsink and those properties, YUY2 at 640x360:
   1. getUserMedia opens the camera: colours right, picture live;
   2. the writer's pipeline goes to PAUSED for PAUSE_S s while the page
      watches the open track every WATCH_STEP_MS: it stays live, is never
@@ -25,14 +25,25 @@ and gives up when that fails, which v4l2loopback, without that control,
 makes it do; Firefox resets nothing.  Checked: the values are kept.  They
 are set back to their defaults before the pause.
 keep-alive=repeat is checked; off, what a writer without it gets, is
-recorded (SEEN lines).  table() prints the rows of docs/guide.md's table.
+recorded (SEEN lines), as are the driver's own timers (DRIVER_WRITERS, set
+through fgrabsink's extra-controls, for the kernel-compare suite's
+browser-timers group).  table() prints the rows of docs/guide.md's table.
 """
 
 import subprocess
 
 from steps import TOLERANCE, Case, call, look, look_colours, open_camera, start_writer, stop_writer
 
-MODES = [("repeat", True), ("off", False)]  # keep-alive mode, checked
+# name -> fgrabsink's properties; keep-alive=repeat alone is checked
+WRITERS = {"repeat": "keep-alive=repeat", "off": "keep-alive=off"}
+CHECKED = "repeat"
+# v4l2loopback's own timers instead (v4l2loopback.c: timeout_timer_clb,
+# sustain_timer_clb), what the guide compares keep-alive with
+DRIVER_WRITERS = {
+    "timeout=500": "keep-alive=off extra-controls=c,timeout=500",
+    "timeout=2000": "keep-alive=off extra-controls=c,timeout=2000",
+    "sustain_framerate=1": "keep-alive=off extra-controls=c,sustain_framerate=1",
+}
 FORMAT = "YUY2"
 SIZE = (640, 360)
 PAUSE_S = 15  # the issue's pause: longer than Chromium's ten 1 s restarts
@@ -66,8 +77,8 @@ def get_controls(dev, names):
 class Pause:
     """What the page saw of the track while its writer was paused."""
 
-    def __init__(self, mode, case):
-        self.mode, self.case = mode, case
+    def __init__(self, name, case):
+        self.name, self.case = name, case
         self.track = "-"  # the track's state in the pause, in words
         self.frames = None  # frames presented in the pause
         self.end_colours = None  # whether the frame at the pause's end had them
@@ -139,13 +150,15 @@ def run_mode(page, rep, pause, label):
     stop_writer(rep, case, wr)
 
 
-def run(page, rep, dev, logdir, label):
-    """Every mode of MODES; their Pause records."""
+def run(page, rep, dev, logdir, label, names=("repeat", "off")):
+    """The writers of WRITERS or DRIVER_WRITERS called names; their Pause
+    records."""
     pauses = []
-    for mode, checked in MODES:
-        case = Case("fgrabsink", FORMAT, dev, logdir, checked, props="keep-alive=" + mode, pausable=True)
+    for name in names:
+        props = WRITERS.get(name) or DRIVER_WRITERS[name]
+        case = Case("fgrabsink", FORMAT, dev, logdir, name == CHECKED, props=props, pausable=True)
         rep.section("%s: the writer pauses for %d s under the open track" % (case.tag, PAUSE_S))
-        pauses.append(Pause(mode, case))
+        pauses.append(Pause(name, case))
         run_mode(page, rep, pauses[-1], label)
     return pauses
 
@@ -157,9 +170,9 @@ def cell(flag):
 def table(browser, pauses):
     print("\n=== keep-alive table (docs/guide.md): %s, %s %dx%d, the writer paused %d s"
           % (browser, FORMAT, SIZE[0], SIZE[1], PAUSE_S))
-    print("| keep-alive | the track in the pause | frames presented in the pause"
+    print("| writer | the track in the pause | frames presented in the pause"
           " | bars at the pause's end | same track right and live after |")
     print("|---|---|---|---|---|")
     for p in pauses:
-        print("| %s | %s | %s | %s | %s |" % (p.mode, p.track, "-" if p.frames is None else p.frames,
+        print("| %s | %s | %s | %s | %s |" % (p.name, p.track, "-" if p.frames is None else p.frames,
                                              cell(p.end_colours), cell(p.after)))
