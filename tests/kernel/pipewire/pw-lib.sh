@@ -1,0 +1,268 @@
+# shellcheck shell=bash disable=SC2034 # variables are used by the scenario
+# Helpers of the pipewire group (scenarios/pipewire.sh), sourced after
+# lib.sh: the daemons of a desktop session started by hand in the guest
+# (no systemd there: the guest runs the root chrooted from its initramfs,
+# guest-init.sh, as root), a writer that records what it wrote, and
+# pipewiresrc reading the camera.  They use the scenario's DEV.
+#
+# What a desktop session has and the guest has not, and what stands in:
+# - systemd-udevd: PipeWire's V4L2 monitor (spa/plugins/v4l2/v4l2-udev.c)
+#   finds the nodes with libudev (udev_enumerate over sysfs) and hears of
+#   new and removed ones from udevd's netlink group ("udev"); the names it
+#   gives come from the udev database, which udevd fills from
+#   60-persistent-v4l.rules (v4l_id: ID_V4L_PRODUCT, the card name, and
+#   ID_V4L_CAPABILITIES).  Without udevd the camera is still found (seen
+#   in the VM) but named "Unknown device", and nothing of a node that
+#   comes or goes later is heard (the monitor listens to udevd's group
+#   only).
+# - the session bus: WirePlumber's support.dbus (wireplumber.conf) and
+#   PipeWire's module-portal want one; without it both start anyway
+#   (their logs say so) and the camera was listed and read the same.  A session has
+#   it, so the group starts one (dbus-daemon --session).
+# - XDG_RUNTIME_DIR (guest-stage2.sh: /run/user/0): where pipewire puts
+#   its socket, pipewire-0, and dbus-daemon the bus's.
+
+PW_OBJ=$KT_DIR/pipewire/pwobjects.py
+PW_PIDS=()
+PW_STARTS=0 # pipewiresrc starts, and how many hit the start race (pw_read)
+PW_RACES=0
+
+# pw_bg NAME COMMAND...: COMMAND in the background, its output in
+# $KT_LOGS/NAME.log; sets BG_PID and remembers it for pw_cleanup.
+pw_bg() {
+	local name=$1
+	shift
+	"$@" >"$KT_LOGS/$name.log" 2>&1 </dev/null &
+	BG_PID=$!
+	PW_PIDS+=("$BG_PID")
+	info "started $* (pid $BG_PID)"
+}
+
+# pw_wait_socket PATH SECONDS PID: until PATH is a socket (0), or PID
+# died or the time ran out (1).
+pw_wait_socket() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ -S "$1" ] && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# pw_cleanup: stops what the group started (newest first) and removes the
+# udev database, so that the next group in this VM meets no udev state
+# (guest-server.sh empties /tmp and /run/user, not /run/udev).
+pw_cleanup() {
+	local i
+	for ((i = ${#PW_PIDS[@]} - 1; i >= 0; i--)); do
+		kill -TERM "${PW_PIDS[i]}" 2>/dev/null || true
+	done
+	for ((i = ${#PW_PIDS[@]} - 1; i >= 0; i--)); do
+		wait_exit "${PW_PIDS[i]}" 5 || true
+	done
+	rm -rf /run/udev
+}
+
+# pw_udevd: systemd-udevd, then "udevadm trigger" for the video4linux
+# nodes already there (what systemd-udev-trigger.service does at boot) and
+# "udevadm settle".  systemd's tools refuse to act inside a chroot
+# ("Running in chroot, ignoring request": running_in_chroot(), which
+# compares / with PID 1's root) unless SYSTEMD_IGNORE_CHROOT is set.
+pw_udevd() {
+	local t0
+	t0=$(now_ms)
+	export SYSTEMD_IGNORE_CHROOT=1
+	pw_bg udevd /usr/lib/systemd/systemd-udevd
+	pw_wait_socket /run/udev/control 10 "$BG_PID" ||
+		fatal "systemd-udevd did not start (no /run/udev/control)$(show_log "$KT_LOGS/udevd.log")"
+	udevadm trigger --subsystem-match=video4linux --action=add
+	udevadm settle --timeout=20 || fail "udevadm settle timed out"
+	info "udevd up and settled in $(($(now_ms) - t0)) ms"
+}
+
+# pw_udev_prop NAME: NAME from the udev database of DEV ("" if absent).
+pw_udev_prop() {
+	local line
+	while IFS= read -r line; do
+		[[ $line == "$1="* ]] && {
+			echo "${line#*=}"
+			return 0
+		}
+	done < <(udevadm info -q property -n "$DEV" 2>/dev/null)
+	echo ""
+}
+
+# pw_session: the session bus and pipewire, each waited for (its socket
+# in XDG_RUNTIME_DIR); a daemon that does not come up ends the group.
+pw_session() {
+	local t0
+	t0=$(now_ms)
+	export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
+	pw_bg dbus dbus-daemon --session --nofork --address="$DBUS_SESSION_BUS_ADDRESS"
+	pw_wait_socket "$XDG_RUNTIME_DIR/bus" 10 "$BG_PID" ||
+		fatal "dbus-daemon --session did not start$(show_log "$KT_LOGS/dbus.log")"
+	pw_bg pipewire pipewire
+	PIPEWIRE_PID=$BG_PID
+	pw_wait_socket "$XDG_RUNTIME_DIR/pipewire-0" 10 "$BG_PID" ||
+		fatal "pipewire did not start (no $XDG_RUNTIME_DIR/pipewire-0)$(show_log "$KT_LOGS/pipewire.log")"
+	pass "session bus and pipewire up (sockets in $XDG_RUNTIME_DIR after $(($(now_ms) - t0)) ms)"
+}
+
+# pw_wireplumber TAG: (re)starts wireplumber (the default profile, "main",
+# as the user unit runs it); sets WP_PID.
+pw_wireplumber() {
+	if [ -n "${WP_PID:-}" ]; then
+		kill -TERM "$WP_PID" 2>/dev/null || true
+		wait_exit "$WP_PID" 10 || fail "wireplumber did not end on SIGTERM"
+	fi
+	pw_bg "wireplumber-$1" wireplumber
+	WP_PID=$BG_PID
+}
+
+# pw_objects WHAT SECONDS: waits for WHAT (pwobjects.py wait: device,
+# source, no-source); sets PW_MS (how long), PW_LISTING, and from the
+# listing PW_DEV_DESC, PW_NODE_NAME, PW_NODE_SERIAL, PW_NODE_DESC,
+# PW_NODE_NICK ("" when absent).  Returns pwobjects.py's status.
+pw_objects() {
+	local out st=0 line kind id serial class name desc nick
+	out=$("$KT_PYTHON" "$PW_OBJ" wait "$DEV" "$1" "$2") || st=$?
+	PW_MS=-1 PW_LISTING="" PW_DEV_DESC="" PW_NODE_NAME="" PW_NODE_SERIAL=""
+	PW_NODE_DESC="" PW_NODE_NICK=""
+	while IFS= read -r line; do
+		if [[ $line =~ ^after\ ([0-9]+)\ ms$ ]]; then
+			PW_MS=${BASH_REMATCH[1]}
+			continue
+		fi
+		PW_LISTING+="$line"$'\n'
+		IFS=$'\t' read -r kind id serial class name desc nick <<<"$line"
+		case $kind/$class in
+		device/Video/Device) PW_DEV_DESC=$desc ;;
+		node/Video/Source) PW_NODE_NAME=$name PW_NODE_SERIAL=$serial PW_NODE_DESC=$desc PW_NODE_NICK=$nick ;;
+		esac
+	done <<<"$out"
+	return "$st"
+}
+
+pw_show_listing() {
+	[ -n "$PW_LISTING" ] || PW_LISTING="(nothing on $DEV)"$'\n'
+	printf '%s' "$PW_LISTING" | sed 's/^/    | /'
+}
+
+# pw_writer TAG FORMAT W H: fgrabsink writes videotestsrc's SMPTE bars,
+# live at 30 fps; a tee gives each frame also to checksumsink, which prints
+# its md5 (the frames differ: the bars' noise square changes every frame).
+# Returns once fgrabsink configured the node (its "configured" line, after
+# VIDIOC_STREAMON) and, with exclusive_caps=1, the node announces capture
+# alone (LOOP_EXCLUSIVE, the scenario's); sets WRITER_PID and WRITER_LOG.
+pw_writer() {
+	local i
+	GST_DEBUG=fgrabsink:4 gst_bg "$1-writer" -e videotestsrc pattern=smpte is-live=true \
+		! "$(cam_caps "$2" "$3" "$4")" ! tee name=t ! queue ! fgrabsink device="$DEV" \
+		t. ! queue ! checksumsink hash=md5
+	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
+	wait_for_log "$WRITER_LOG" 'fgrabsink.* configured ' 30 || return 1
+	for ((i = 0; i < 100; i++)); do
+		[ "$LOOP_EXCLUSIVE" = 1 ] || return 0
+		[ "$(node_caps "$DEV")" != capture ] || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# pw_md5s LOG: the md5s checksumsink printed ("H:MM:SS.NNNNNNNNN MD5"
+# lines), one a line.
+pw_md5s() {
+	local line re='^[0-9]+:[0-9]{2}:[0-9]{2}\.[0-9]{9} ([0-9a-f]{32})$'
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] && echo "${BASH_REMATCH[1]}"
+	done <"$1"
+	return 0
+}
+
+# pw_read TAG TARGET FRAMES: pipewiresrc target-object=TARGET (a node
+# name or object.serial) takes FRAMES buffers (video/x-raw: frames in
+# memory) into checksumsink; sets READ_RC, READ_N, READ_SUMS (the md5s in
+# order), READ_CAPS (what pipewiresrc negotiated) and READ_LOG.
+#
+# PipeWire 1.4.2's pipewiresrc (Debian 13) can stop at its start with
+# "Internal data stream error ... not-negotiated" ("stream error: unhandled
+# format"): gstpipewiresrc.c deactivates its stream between READY->PAUSED
+# and PAUSED->PLAYING, and when the V4L2 node, which drives the graph at
+# the camera's rate (1/30), idles in that moment PipeWire switches the
+# graph back to its clock rate (context.c pw_context_recalc_graph, "new
+# rate:30/(30)->48000"), suspending the nodes (reconfigure_driver) and
+# clearing pipewiresrc's format; create() then fails.  Fixed upstream in
+# PipeWire 1.6 (commit 165bd7b2, "pipewiresrc: fix race when node
+# suspended moving from PAUSED to PLAYING", waits for the format again).
+# In the VM it hit 2 of 20 starts; such a start is tried again, twice at
+# most, and counted (PW_RACES) - any other failure is not retried
+# (pw_start_race: not-negotiated with one frame at most; not "no more
+# input formats", the answer while no writer runs).
+pw_start_race() {
+	[ "$READ_RC" -ne 0 ] && [ "$READ_N" -le 1 ] && grep -q 'not-negotiated' "$1" &&
+		! grep -q 'no more input formats' "$1"
+}
+
+pw_read() {
+	local tag=$1 target=$2 n=$3 try line re='GstPipeWireSrc:[^.]*\.GstPad:src: caps = (.*)$'
+	for try in 1 2 3; do
+		PW_STARTS=$((PW_STARTS + 1))
+		gst "$tag-read-$try" 40 pipewiresrc target-object="$target" num-buffers="$n" \
+			! video/x-raw ! checksumsink hash=md5
+		READ_RC=$KT_RC READ_LOG=$KT_LOG
+		mapfile -t READ_SUMS < <(pw_md5s "$READ_LOG")
+		READ_N=${#READ_SUMS[@]}
+		pw_start_race "$READ_LOG" || break
+		PW_RACES=$((PW_RACES + 1))
+		info "$tag: pipewiresrc stopped at its start (not-negotiated, $READ_N frames): the PipeWire 1.4.2 start race; again"
+	done
+	READ_CAPS=""
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] && {
+			READ_CAPS=${BASH_REMATCH[1]}
+			break
+		}
+	done <"$READ_LOG"
+	info "$tag: pipewiresrc -> exit $READ_RC (attempt $try), $READ_N frames, caps $READ_CAPS"
+}
+
+# pw_expect_read TAG FRAMES FORMAT W H: the last pw_read ended by itself
+# with FRAMES frames and negotiated FORMAT WxH at 30/1.
+pw_expect_read() {
+	expect_eq "$1: pipewiresrc exit status" "$READ_RC" 0
+	expect_eq "$1: frames read" "$READ_N" "$2"
+	expect_eq "$1: caps pipewiresrc negotiated" \
+		"$(caps_field "$READ_CAPS" format) $(caps_field "$READ_CAPS" width)x$(caps_field "$READ_CAPS" height) $(caps_field "$READ_CAPS" framerate)" \
+		"$3 ${4}x$5 30/1"
+	if [ "$READ_RC" -ne 0 ] || [ "$READ_N" -ne "$2" ]; then show_log "$READ_LOG"; fi
+}
+
+# pw_expect_equal TAG: after the writer stopped (its log complete), every
+# frame pipewiresrc read is one the writer wrote, byte for byte (md5), in
+# the order written; says how many written frames fell between.
+pw_expect_equal() {
+	local -A pos=()
+	local m last=-1 missing=0 order=0 written=0 p first=
+	while IFS= read -r m; do
+		[ -n "${pos[$m]:-}" ] || pos[$m]=$written
+		written=$((written + 1))
+	done < <(pw_md5s "$WRITER_LOG")
+	expect_eq "$1: the frames written are all different (md5)" "${#pos[@]}" "$written"
+	for m in "${READ_SUMS[@]}"; do
+		p=${pos[$m]:-}
+		if [ -z "$p" ]; then
+			missing=$((missing + 1))
+		elif [ "$p" -le "$last" ]; then
+			order=$((order + 1))
+		else
+			last=$p
+			first=${first:-$p}
+		fi
+	done
+	if [ "$READ_N" -gt 0 ] && [ "$missing" = 0 ] && [ "$order" = 0 ]; then
+		pass "$1: each of the $READ_N frames read is a frame written, byte-identical (md5), in order (written frames $((first + 1))-$((last + 1)) of $written)"
+	else
+		fail "$1: of $READ_N frames read, $missing are no frame written and $order out of order"
+	fi
+}
