@@ -186,19 +186,23 @@ pw_md5s() {
 # order), READ_CAPS (what pipewiresrc negotiated) and READ_LOG.
 #
 # PipeWire 1.4.2's pipewiresrc (Debian 13) can stop at its start with
-# "Internal data stream error ... not-negotiated" ("stream error: unhandled
-# format"): gstpipewiresrc.c deactivates its stream between READY->PAUSED
-# and PAUSED->PLAYING, and when the V4L2 node, which drives the graph at
-# the camera's rate (1/30), idles in that moment PipeWire switches the
-# graph back to its clock rate (context.c pw_context_recalc_graph, "new
-# rate:30/(30)->48000"), suspending the nodes (reconfigure_driver) and
-# clearing pipewiresrc's format; create() then fails.  Fixed upstream in
-# PipeWire 1.6 (commit 165bd7b2, "pipewiresrc: fix race when node
-# suspended moving from PAUSED to PLAYING", waits for the format again).
-# In the VM it hit 2 of 20 starts; such a start is tried again, twice at
-# most, and counted (PW_RACES) - any other failure is not retried
-# (pw_start_race: not-negotiated with one frame at most; not "no more
-# input formats", the answer while no writer runs).
+# "Internal data stream error ... not-negotiated" (and "stream error:
+# unhandled format").  gstpipewiresrc.c deactivates its stream at the end
+# of READY->PAUSED and activates it again at PAUSED->PLAYING
+# (gst_pipewire_src_change_state).  When the V4L2 node, which drives the
+# graph, ran a cycle at the camera's rate (1/30) before the deactivation,
+# the graph recalculation at the activation finds it idle and switches it
+# back to the clock rate (context.c pw_context_recalc_graph: "state:idle
+# new rate:30/(30)->48000"), which suspends the driver and its followers
+# (reconfigure_driver): pipewiresrc's format is cleared and its create()
+# answers not-negotiated (that sequence is in the daemon's log with
+# PIPEWIRE_DEBUG=pw.context:I).  In the VM it hit 2 of 20 starts a few
+# seconds apart and 6 of 30 starts under a second apart.  Fixed upstream in PipeWire 1.6 (commit 165bd7b2,
+# "pipewiresrc: fix race when node suspended moving from PAUSED to
+# PLAYING": it waits for the format again).  Such a start is tried again,
+# four times at most, and counted (PW_RACES); any other failure is not
+# retried (pw_start_race: not-negotiated with one frame at most; not "no
+# more input formats", the answer while no writer runs).
 pw_start_race() {
 	[ "$READ_RC" -ne 0 ] && [ "$READ_N" -le 1 ] && grep -q 'not-negotiated' "$1" &&
 		! grep -q 'no more input formats' "$1"
@@ -206,7 +210,7 @@ pw_start_race() {
 
 pw_read() {
 	local tag=$1 target=$2 n=$3 try line re='GstPipeWireSrc:[^.]*\.GstPad:src: caps = (.*)$'
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
 		PW_STARTS=$((PW_STARTS + 1))
 		gst "$tag-read-$try" 40 pipewiresrc target-object="$target" num-buffers="$n" \
 			! video/x-raw ! checksumsink hash=md5
