@@ -55,6 +55,7 @@ pw_wait_socket() {
 # (guest-server.sh empties /tmp and /run/user, not /run/udev).
 pw_cleanup() {
 	local i
+	[ -z "${PW_WATCHDOG:-}" ] || kill -TERM "$PW_WATCHDOG" 2>/dev/null || true
 	for ((i = ${#PW_PIDS[@]} - 1; i >= 0; i--)); do
 		kill -TERM "${PW_PIDS[i]}" 2>/dev/null || true
 	done
@@ -62,6 +63,51 @@ pw_cleanup() {
 		wait_exit "${PW_PIDS[i]}" 5 || true
 	done
 	rm -rf /run/udev
+}
+
+# pw_procs: each user process (not a kernel thread) with its state, where
+# it sleeps (wchan) and, when blocked in the kernel (D), its kernel stack.
+pw_procs() {
+	local d pid rest ppid st wchan
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		read -r rest <"$d/stat" 2>/dev/null || continue
+		rest=${rest##*) }
+		st=${rest%% *}
+		rest=${rest#* }
+		ppid=${rest%% *}
+		if [ "$ppid" = 2 ] || [ "$pid" = 2 ]; then continue; fi
+		wchan=$(cat "$d/wchan" 2>/dev/null) || true
+		printf '    | %s %s %s %s\n' "$pid" "$st" "${wchan:-?}" "$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null | cut -c1-160)"
+		[ "$st" != D ] || sed 's/^/    |     /' "$d/stack" 2>/dev/null || true
+	done
+}
+
+# pw_watchdog SECONDS: if the group still runs after SECONDS (it takes
+# under a minute), prints the processes (pw_procs) and the kernel's last
+# messages (the VM's console shows only critical ones: loglevel=3), kills
+# the group's children and then the group (exit 143: a failure), rather
+# than waiting for the guest's hang guard.  pw_cleanup ends it.
+pw_watchdog() {
+	local main=$$
+	(
+		trap 'kill "$s" 2>/dev/null; exit 0' TERM
+		sleep "$1" &
+		s=$!
+		wait "$s"
+		printf '\nFAIL: the pipewire group still runs after %s s; its processes:\n' "$1"
+		pw_procs
+		echo "    kernel log:"
+		dmesg 2>/dev/null | tail -n 40 | sed 's/^/    | /'
+		for d in /proc/[0-9]*; do
+			read -r rest <"$d/stat" 2>/dev/null || continue
+			rest=${rest##*) }
+			rest=${rest#* }
+			[ "${rest%% *}" != "$main" ] || [ "${d#/proc/}" = "$BASHPID" ] || kill -KILL "${d#/proc/}" 2>/dev/null
+		done
+		kill -TERM "$main"
+	) &
+	PW_WATCHDOG=$!
 }
 
 # pw_udevd: systemd-udevd, then "udevadm trigger" for the video4linux
@@ -152,22 +198,55 @@ pw_show_listing() {
 # pw_writer TAG FORMAT W H: fgrabsink writes videotestsrc's SMPTE bars,
 # live at 30 fps; a tee gives each frame also to checksumsink, which prints
 # its md5 (the frames differ: the bars' noise square changes every frame).
-# Returns once fgrabsink configured the node (its "configured" line, after
-# VIDIOC_STREAMON) and, with exclusive_caps=1, the node announces capture
-# alone (LOOP_EXCLUSIVE, the scenario's); sets WRITER_PID and WRITER_LOG.
+# Its output (the md5s, 30 lines a second) and its log go to the guest's
+# tmpfs, not to the results share (9p): a file read again and again while
+# it grows there took seconds a read under TCG, and the log's lines came
+# cut by the output's when both went to one file; pw_writer_stop copies
+# them to the logs.  Returns once the node announces capture alone with
+# exclusive_caps=1 (LOOP_EXCLUSIVE, the scenario's), else once fgrabsink
+# configured the node (its "configured" line, after VIDIOC_STREAMON); sets
+# WRITER_PID, WRITER_LOG (stderr) and WRITER_OUT (stdout).
 pw_writer() {
 	local i
-	GST_DEBUG=fgrabsink:4 gst_bg "$1-writer" -e videotestsrc pattern=smpte is-live=true \
-		! "$(cam_caps "$2" "$3" "$4")" ! tee name=t ! queue ! fgrabsink device="$DEV" \
-		t. ! queue ! checksumsink hash=md5
-	WRITER_PID=$KT_PID WRITER_LOG=$KT_LOG
-	wait_for_log "$WRITER_LOG" 'fgrabsink.* configured ' 30 || return 1
-	for ((i = 0; i < 100; i++)); do
-		[ "$LOOP_EXCLUSIVE" = 1 ] || return 0
-		[ "$(node_caps "$DEV")" != capture ] || return 0
+	WRITER_LOG=$KT_WORK/$1-writer.log WRITER_OUT=$KT_WORK/$1-writer.out
+	set -- videotestsrc pattern=smpte is-live=true ! "$(cam_caps "$2" "$3" "$4")" ! tee name=t \
+		! queue ! fgrabsink device="$DEV" t. ! queue ! checksumsink hash=md5
+	GST_DEBUG=fgrabsink:4 gst-launch-1.0 -v -e "$@" >"$WRITER_OUT" 2>"$WRITER_LOG" </dev/null &
+	WRITER_PID=$!
+	info "started gst-launch-1.0 -e $* (pid $WRITER_PID)"
+	if [ "$LOOP_EXCLUSIVE" != 1 ]; then
+		wait_for_log "$WRITER_LOG" 'gst_fgrab_sink_configure:.* configured ' 30
+		return
+	fi
+	for ((i = 0; i < 300; i++)); do
+		[ "$(pw_node_caps)" != capture ] || return 0
+		kill -0 "$WRITER_PID" 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1
+}
+
+# pw_writer_stop TAG: lib.sh's cam_stop_writer (SIGINT, exit 0, no error),
+# then the writer's files to the logs.
+pw_writer_stop() {
+	cam_stop_writer "$1"
+	cp "$WRITER_LOG" "$WRITER_OUT" "$KT_LOGS/" 2>/dev/null || true
+}
+
+# pw_node_caps: lib.sh's node_caps for DEV, its v4l2-ctl under a time
+# limit: "capture", "output", "capture+output", "none" or "unknown".
+pw_node_caps() {
+	local line hex="" c=""
+	while IFS= read -r line; do
+		[[ $line =~ Device\ Caps\ *:\ *0x([0-9a-fA-F]+) ]] && hex=${BASH_REMATCH[1]}
+	done < <(timeout 10 v4l2-ctl -d "$DEV" --info 2>&1)
+	[ -n "$hex" ] || {
+		echo unknown
+		return 0
+	}
+	(((16#$hex & 0x1) != 0)) && c=capture
+	(((16#$hex & 0x2) != 0)) && c=${c:+$c+}output
+	echo "${c:-none}"
 }
 
 # pw_md5s LOG: the md5s checksumsink printed ("H:MM:SS.NNNNNNNNN MD5"
@@ -242,7 +321,7 @@ pw_expect_read() {
 	if [ "$READ_RC" -ne 0 ] || [ "$READ_N" -ne "$2" ]; then show_log "$READ_LOG"; fi
 }
 
-# pw_expect_equal TAG: after the writer stopped (its log complete), every
+# pw_expect_equal TAG: after the writer stopped (its md5s complete), every
 # frame pipewiresrc read is one the writer wrote, byte for byte (md5), in
 # the order written; says how many written frames fell between.
 pw_expect_equal() {
@@ -251,7 +330,7 @@ pw_expect_equal() {
 	while IFS= read -r m; do
 		[ -n "${pos[$m]:-}" ] || pos[$m]=$written
 		written=$((written + 1))
-	done < <(pw_md5s "$WRITER_LOG")
+	done < <(pw_md5s "$WRITER_OUT")
 	expect_eq "$1: the frames written are all different (md5)" "${#pos[@]}" "$written"
 	for m in "${READ_SUMS[@]}"; do
 		p=${pos[$m]:-}

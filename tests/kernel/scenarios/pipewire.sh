@@ -40,6 +40,7 @@ export GST_DEBUG_NO_COLOR=1
 T0=$(now_ms)
 trap pw_cleanup EXIT
 trap 'exit 143' TERM
+pw_watchdog 150
 
 for t in pipewire wireplumber pw-dump pw-cli dbus-daemon udevadm /usr/lib/systemd/systemd-udevd; do
 	command -v "$t" >/dev/null || fatal "$t is not installed (tests/dist/root.sh installs the pipewire group's packages)"
@@ -102,7 +103,7 @@ pw-cli ls Node >"$KT_LOGS/pw-cli-ls-node.txt" 2>&1 || true
 section "3: pipewiresrc reads YUY2 ${W}x$H (target-object=node.name)"
 pw_read yuy2 "$PW_NODE_NAME" $N
 pw_expect_read yuy2 $N YUY2 $W $H
-cam_stop_writer yuy2
+pw_writer_stop yuy2
 pw_expect_equal yuy2
 
 section "4: the writer stopped"
@@ -123,7 +124,7 @@ section "5: a new writer, I420 ${W}x$H, through the same node (target-object=obj
 pw_writer i420 I420 $W $H || fatal "fgrabsink did not start writing$(show_log "$WRITER_LOG")"
 pw_read i420 "$PW_NODE_SERIAL" $N
 pw_expect_read i420 $N I420 $W $H
-cam_stop_writer i420
+pw_writer_stop i420
 pw_expect_equal i420
 
 section "6: the module unloaded, and loaded with exclusive_caps=0"
@@ -149,7 +150,7 @@ fi
 pw_writer caps0 YUY2 $W $H || fatal "fgrabsink did not start writing$(show_log "$WRITER_LOG")"
 pw_read caps0 "$PW_NODE_NAME" 10
 pw_expect_read caps0 10 YUY2 $W $H
-cam_stop_writer caps0
+pw_writer_stop caps0
 pw_expect_equal caps0
 
 section "summary"
