@@ -17,8 +17,8 @@
 #   only).
 # - the session bus: WirePlumber's support.dbus (wireplumber.conf) and
 #   PipeWire's module-portal want one; without it both start anyway
-#   (their logs say so) and the camera was listed and read the same.  A session has
-#   it, so the group starts one (dbus-daemon --session).
+#   (their logs say so) and the camera was listed and read the same.  A
+#   session has it, so the group starts one (dbus-daemon --session).
 # - XDG_RUNTIME_DIR (guest-stage2.sh: /run/user/0): where pipewire puts
 #   its socket, pipewire-0, and dbus-daemon the bus's.
 
@@ -149,7 +149,6 @@ pw_session() {
 	pw_wait_socket "$XDG_RUNTIME_DIR/bus" 10 "$BG_PID" ||
 		fatal "dbus-daemon --session did not start$(show_log "$KT_LOGS/dbus.log")"
 	pw_bg pipewire pipewire
-	PIPEWIRE_PID=$BG_PID
 	pw_wait_socket "$XDG_RUNTIME_DIR/pipewire-0" 10 "$BG_PID" ||
 		fatal "pipewire did not start (no $XDG_RUNTIME_DIR/pipewire-0)$(show_log "$KT_LOGS/pipewire.log")"
 	pass "session bus and pipewire up (sockets in $XDG_RUNTIME_DIR after $(($(now_ms) - t0)) ms)"
@@ -276,9 +275,10 @@ pw_md5s() {
 # (reconfigure_driver): pipewiresrc's format is cleared and its create()
 # answers not-negotiated (that sequence is in the daemon's log with
 # PIPEWIRE_DEBUG=pw.context:I).  In the VM it hit 2 of 20 starts a few
-# seconds apart and 6 of 30 starts under a second apart.  Fixed upstream in PipeWire 1.6 (commit 165bd7b2,
-# "pipewiresrc: fix race when node suspended moving from PAUSED to
-# PLAYING": it waits for the format again).  Such a start is tried again,
+# seconds apart and 6 of 30 starts under a second apart.  Fixed upstream
+# in PipeWire 1.6 (commit 165bd7b2, "pipewiresrc: fix race when node
+# suspended moving from PAUSED to PLAYING": it waits for the format
+# again).  Such a start is tried again,
 # four times at most, and counted (PW_RACES); any other failure is not
 # retried (pw_start_race: not-negotiated with one frame at most; not "no
 # more input formats", the answer while no writer runs).
