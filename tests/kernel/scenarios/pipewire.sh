@@ -154,6 +154,6 @@ pw_writer_stop caps0
 pw_expect_equal caps0
 
 section "summary"
-info "pipewiresrc started $PW_STARTS times; $PW_RACES stopped at their start (the PipeWire 1.4.2 start race, pw-lib.sh pw_read)"
+info "pipewiresrc started $PW_STARTS times; $PW_RACES stopped at their start ($PW_CRASHES of them crashed): the PipeWire 1.4.2 start race (pw-lib.sh pw_read)"
 info "the group took $(($(now_ms) - T0)) ms"
 kt_finish
