@@ -279,12 +279,13 @@ pw_md5s() {
 # negotiation: "unhandled format"), or create() runs first and answers
 # not-negotiated.  That sequence is in the daemon's log with
 # PIPEWIRE_DEBUG=pw.context:I.  In the VM it hit 2 of 20 starts a few
-# seconds apart, 6 of 30 under a second apart, and 4 of 24 first starts
-# in the group.  Fixed upstream in PipeWire 1.6 (commit 165bd7b2,
-# "pipewiresrc: fix race when node suspended moving from PAUSED to
-# PLAYING": it waits for the format again; and fa8b0ba0, "pipewiresrc:
-# Fix renegotiation").  Such a start is tried again, seven times at most,
-# and counted (PW_RACES, PW_CRASHES); any other failure is not retried
+# seconds apart, 6 of 30 under a second apart, and 5 of 33 first starts
+# in the group.  Fixed upstream in PipeWire 1.6: commit 3c62d29a
+# ("gstpipewiresrc: Fix re-linking") keeps the possible caps, so a format
+# negotiated again is taken, and 165bd7b2 ("pipewiresrc: fix race when
+# node suspended moving from PAUSED to PLAYING") waits for it before
+# PLAYING.  Such a start is tried again, seven times at most, and
+# counted (PW_RACES, PW_CRASHES); any other failure is not retried
 # (pw_start_race).  gst-launch runs with --no-fault, so that a crash ends
 # it at once (exit 139) rather than spinning for a debugger.
 pw_start_race() {
