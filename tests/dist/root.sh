@@ -33,6 +33,11 @@ PACKAGES=(
 	v4l2loopback-dkms dkms ffmpeg v4l-utils kmod cpio xz-utils
 	# the browser group (tests/kernel/scenarios/browser.sh)
 	chromium firefox-esr
+	# the pipewire group (tests/kernel/scenarios/pipewire.sh): the daemons,
+	# pw-dump and pw-cli (pipewire-bin), pipewiresrc, a session bus for
+	# WirePlumber and systemd-udevd for the udev properties PipeWire's V4L2
+	# monitor reads
+	pipewire pipewire-bin wireplumber gstreamer1.0-pipewire dbus-daemon udev
 )
 
 log() { echo "root.sh: $*" >&2; }
