@@ -4,7 +4,7 @@
 exclusive_caps=1) that fgrabsink, and then v4l2sink, writes.
 
   camtest.py BROWSER DEVICE LABEL LOGDIR [SINK...|none] [formats=FMT,...]
-             [pauses=WRITER,...]
+             [pauses=WRITER,...]   (keepalive.py; default repeat, none: pauses=)
 
 One browser session for every case (a headless browser takes minutes to
 start under TCG on a loaded host).  For each sink and format (writer.py):
@@ -23,8 +23,8 @@ start under TCG on a loaded host).  For each sink and format (writer.py):
      the camera back, colours right and live.
 fgrabsink's steps are checks (PASS/FAIL); v4l2sink's, the anchor, are
 recorded (SEEN lines) and fail nothing.  Then, in the same session, the
-writer pauses under an open track, with and without fgrabsink's
-keep-alive (keepalive.py).  The last lines are the tables of
+writer pauses under an open track (keepalive.py), with fgrabsink's
+keep-alive=repeat unless pauses= says otherwise.  The last lines are the tables of
 docs/guide.md's webcam section.  Exit status 1 if a check failed.
 """
 
@@ -185,7 +185,7 @@ def arguments(argv):
     keys = dict(a.split("=", 1) for a in argv[4:] if "=" in a)
     sinks = [a for a in argv[4:] if "=" not in a] or list(writer.SINKS)
     formats = keys["formats"].split(",") if "formats" in keys else writer.FORMATS
-    pauses = keys["pauses"].split(",") if "pauses" in keys else ["repeat", "off"]
+    pauses = [p for p in keys.get("pauses", "repeat").split(",") if p]
     return browser, dev, label, logdir, [s for s in sinks if s != "none"], formats, pauses
 
 
@@ -204,7 +204,8 @@ def main():
         pauses = keepalive.run(page, rep, dev, logdir, label, pause_names)
         if cases:
             table(browser, cases, took)
-        keepalive.table(browser, pauses)
+        if pauses:
+            keepalive.table(browser, pauses)
     stop_browser(proc)
     page.close()
     print()
