@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The writer pauses under an open call: fgrabsink's keep-alive keeps the
-browser's camera track live (docs/guide.md, "Keep consumers alive").
+browser's camera track live (docs/guide.md, "Keeping the camera alive").
 
 Chromium restarts a V4L2 capture that sent no frame for 1 s and gives up
 after ten restarts in a row (v4l2_capture_delegate.cc: kCaptureTimeoutMs,
@@ -151,7 +151,7 @@ def run_mode(page, rep, pause, label):
     stop_writer(rep, case, wr)
 
 
-def run(page, rep, dev, logdir, label, names=("repeat", "off")):
+def run(page, rep, dev, logdir, label, names=(CHECKED,)):
     """The writers of WRITERS or DRIVER_WRITERS called names; their Pause
     records."""
     pauses = []
