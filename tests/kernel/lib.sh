@@ -509,20 +509,14 @@ cam_ffmpeg() {
 # io-mode: mmap) reads FRAMES buffers, one file each; sets the same CAM_*
 # as cam_ffmpeg, and CAM_CAPS (the caps v4l2src negotiated).
 cam_v4l2src() {
-	local tag=$1 n=$2 dir line re='GstV4l2Src:[^.]*\.GstPad:src: caps = (.*)$'
+	local tag=$1 n=$2 dir re='GstV4l2Src:[^.]*\.GstPad:src: caps = (.*)$'
 	shift 2
 	dir=$(fresh_dir "$tag")
 	# video/x-raw: frames in system memory, as a consumer maps them (v4l2src
 	# of GStreamer 1.26 offers DMA_DRM caps first, which multifilesink takes)
 	gst "$tag-v4l2src" 60 v4l2src device="$DEV" num-buffers="$n" "$@" \
 		! video/x-raw ! multifilesink location="$dir/%05d.raw"
-	CAM_RC=$KT_RC CAM_LOG=$KT_LOG CAM_CAPS=""
-	while IFS= read -r line; do
-		[[ $line =~ $re ]] && {
-			CAM_CAPS=${BASH_REMATCH[1]}
-			break
-		}
-	done <"$CAM_LOG"
+	CAM_RC=$KT_RC CAM_LOG=$KT_LOG CAM_CAPS=$(log_match "$re" "$KT_LOG")
 	frames "$dir"
 	CAM_N=$FR_N CAM_SUMS=$FR_SUMS CAM_SIZES=$FR_SIZES
 	rm -rf "$dir"

@@ -297,7 +297,7 @@ pw_start_race() {
 }
 
 pw_read() {
-	local tag=$1 target=$2 n=$3 try line re='GstPipeWireSrc:[^.]*\.GstPad:src: caps = (.*)$'
+	local tag=$1 target=$2 n=$3 try re='GstPipeWireSrc:[^.]*\.GstPad:src: caps = (.*)$'
 	for try in 1 2 3 4 5 6 7 8; do
 		PW_STARTS=$((PW_STARTS + 1))
 		gst "$tag-read-$try" 40 --no-fault pipewiresrc target-object="$target" num-buffers="$n" \
@@ -310,13 +310,7 @@ pw_read() {
 		[ "$READ_RC" != 139 ] || PW_CRASHES=$((PW_CRASHES + 1))
 		info "$tag: pipewiresrc stopped at its start (exit $READ_RC, $READ_N frames: $(grep -m1 -o 'unhandled format\|reason [a-z-]*\|Caught SIGSEGV' "$READ_LOG" || echo crashed)): the PipeWire 1.4.2 start race; again"
 	done
-	READ_CAPS=""
-	while IFS= read -r line; do
-		[[ $line =~ $re ]] && {
-			READ_CAPS=${BASH_REMATCH[1]}
-			break
-		}
-	done <"$READ_LOG"
+	READ_CAPS=$(log_match "$re" "$READ_LOG")
 	info "$tag: pipewiresrc -> exit $READ_RC (attempt $try), $READ_N frames, caps $READ_CAPS"
 }
 

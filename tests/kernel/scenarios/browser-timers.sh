@@ -14,15 +14,12 @@
 #@v4l2loopback: devices=1 video_nr=10 card_label=FgrabCam exclusive_caps=1
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source=../browser/browser-lib.sh
+source "$KT_DIR/browser/browser-lib.sh"
 
 export GST_DEBUG_NO_COLOR=1
 for e in fgrabsink compositor; do require_element "$e"; done
-for b in chromium firefox-esr; do
-	command -v "$b" >/dev/null || fatal "$b is not installed (tests/kernel/vm.sh install)"
-done
-ip link set lo up 2>/dev/null || busybox ip link set lo up || fatal "cannot bring lo up"
-loopback_version
-info "v4l2loopback $LOOP_VERSION, $(chromium --version 2>/dev/null)"
+browsers_ready chromium firefox-esr
 
 st=0
 "$KT_PYTHON" "$KT_DIR/browser/camtest.py" chromium /dev/video10 FgrabCam "$KT_LOGS/chromium" \

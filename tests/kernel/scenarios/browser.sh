@@ -21,16 +21,12 @@
 #@v4l2loopback: devices=1 video_nr=10 card_label=FgrabCam exclusive_caps=1
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source=../browser/browser-lib.sh
+source "$KT_DIR/browser/browser-lib.sh"
 
 export GST_DEBUG_NO_COLOR=1
 for e in fgrabsink v4l2sink compositor jpegenc; do require_element "$e"; done
-for b in chromium firefox-esr; do
-	command -v "$b" >/dev/null || fatal "$b is not installed (tests/kernel/vm.sh install)"
-done
-# the page's server listens on 127.0.0.1; the VM has no other network
-ip link set lo up 2>/dev/null || busybox ip link set lo up || fatal "cannot bring lo up"
-loopback_version
-info "v4l2loopback $LOOP_VERSION, $(chromium --version 2>/dev/null), $(firefox-esr --version 2>/dev/null)"
+browsers_ready chromium firefox-esr
 
 # Chromium with both sinks and every format; Firefox ESR, driven the
 # same way (the page needs no browser protocol), with fgrabsink (it starts
