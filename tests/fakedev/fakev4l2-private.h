@@ -533,6 +533,9 @@ G_GNUC_INTERNAL guint64 fake_v4l2_frames_done (FakeV4l2Device * dev);
 G_GNUC_INTERNAL void fake_v4l2_sync_readiness (FakeV4l2Device * dev);
 G_GNUC_INTERNAL FakeTimer *fake_v4l2_timer_sync (FakeV4l2Device * dev);
 G_GNUC_INTERNAL void fake_v4l2_timer_join (FakeTimer * t);
+/* A test run without fork (fakev4l2-check.c): what the test that
+ * failed left running is stopped and freed (nothing if it ended). */
+G_GNUC_INTERNAL void fake_v4l2_check_release_failed (void);
 
 /* *INDENT-OFF* */
 G_END_DECLS

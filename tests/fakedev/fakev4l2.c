@@ -212,6 +212,8 @@ fake_v4l2_reset (void)
   GHashTableIter iter;
   gpointer value;
 
+  /* the elements stop before their devices go */
+  fake_v4l2_check_release_failed ();
   g_mutex_lock (&fake_v4l2_lock);
   ensure_tables ();
   g_hash_table_iter_init (&iter, fake_v4l2_devices);

@@ -18,9 +18,11 @@
  */
 
 /* The fixtures the gst-check programs share (fgrabfixtures.c), and how
- * they run (fgrabcheckrun.c): FGRAB_CHECK_MAIN, test cases whose
- * fixtures release what a failed test left running, and the per-test
- * start lines, results and hang guard of a run that does not fork.
+ * they run (fgrabcheckrun.c): FGRAB_CHECK_MAIN and check's results as
+ * each test ends.  The start lines, failures as they happen, what a
+ * failed test left running and the hang guard of a run that does not
+ * fork are the preloaded fake device's (tests/fakedev/fakev4l2-check.c),
+ * for every test that uses it, written with these helpers or without.
  *
  * At exit FGRAB_CHECK_MAIN waits until every thread the tests left has
  * ended.  The memcheck and sanitizer runs do not fork (CK_FORK=no):
@@ -200,40 +202,24 @@ static inline guint fgrab_check_count_threads (void)
 
 /* ---- how the tests run (fgrabcheckrun.c) ---- */
 
-/* What a test makes that runs threads, owned by its test case's fixture
- * until the test frees it: a failed test leaves its function at the
- * failed assertion, and the fixture's teardown then stops and frees
- * what it left, so that no streaming thread outlives it. */
+/* gst_harness_new_parse, gst_harness_teardown, gst_element_factory_make
+ * and gst_parse_launch, under the names the tests were written with;
+ * the fake device releases what a failed test made with them. */
 GstHarness *fgrab_check_harness_new_parse (const gchar * desc);
 void fgrab_check_harness_teardown (GstHarness * h);
-/* @element (may be NULL), owned until it is finalized; returned */
+/* @element (may be NULL), returned */
 GstElement *fgrab_check_own_element (GstElement * element);
 GstElement *fgrab_check_element_new (const gchar * factory);
 GstElement *fgrab_check_pipeline_new (const gchar * desc, GError ** error);
 
-/* A test case whose checked fixture is @setup/@teardown (either may be
- * NULL), and which releases what each test owned before @teardown. */
+/* A test case with the checked fixture @setup/@teardown (either may be
+ * NULL). */
 TCase *fgrab_check_tcase_new (const gchar * name, SFun setup, SFun teardown);
-
-/* Called by GST_START_TEST below: prints the test's name as it starts,
- * and arms the hang guard of a run that does not fork. */
-void fgrab_check_test_started (const gchar * test);
 
 /* gst_check_run_suite, with check's per-test log on stdout as each test
  * ends; returns once the tests' threads have ended. */
 int fgrab_check_run_suite (Suite * suite, const gchar * name,
     const gchar * file);
-
-/* gstcheck.h's GST_START_TEST, which names the test to
- * fgrab_check_test_started first (check 0.15's tcase_name() is not in
- * GStreamer's copy of check before 1.24). */
-#undef GST_START_TEST
-#define GST_START_TEST(__testname)                                      \
-static void __testname (int G_GNUC_UNUSED __i__)                        \
-{                                                                       \
-  fgrab_check_test_started (G_STRINGIFY (__testname));                  \
-  GST_DEBUG ("test start");                                             \
-  tcase_fn_start (G_STRINGIFY (__testname), __FILE__, __LINE__);
 
 #define FGRAB_CHECK_MAIN(name)                                          \
 int                                                                     \
