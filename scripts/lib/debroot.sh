@@ -43,11 +43,15 @@ debian_mirror() {
 }
 
 debootstrap_root() {
-	local suite=$1 dir=$2 log=$3 mirror
+	local suite=$1 dir=$2 log=$3 mirror script=()
 	shift 3
 	mirror=$(debian_mirror) || return 1
-	echo "debroot: debootstrap --variant=minbase $suite from $mirror" >&2
-	if ! debootstrap --variant=minbase "$@" "$suite" "$dir" "$mirror" >"$log" 2>&1; then
+	# a release newer than the host's debootstrap (Debian 12's knows no
+	# forky) is made as sid is: the script of every release after it
+	[ -e "/usr/share/debootstrap/scripts/$suite" ] ||
+		script=(/usr/share/debootstrap/scripts/sid)
+	echo "debroot: debootstrap --variant=minbase $suite from $mirror ${script[*]}" >&2
+	if ! debootstrap --variant=minbase "$@" "$suite" "$dir" "$mirror" "${script[@]}" >"$log" 2>&1; then
 		cat "$log" >&2
 		echo "debroot: debootstrap of $suite into $dir failed" >&2
 		return 1

@@ -76,6 +76,11 @@ path-exclude=/usr/share/man/*
 path-exclude=/usr/share/locale/*
 CFG
 echo "deb $(debian_mirror) $suite main" >"$root/etc/apt/sources.list"
+# A testing release's Release file is valid for a week only (Valid-Until);
+# the registry this runs against may serve a snapshot older than that.
+# The files are still checked against their signatures, only not for
+# freshness: a test root needs the release as served, not the newest.
+echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/90fgrab-snapshot"
 chroot_mount "$root"
 t0=$SECONDS
 if ! in_root "$root" apt-get update -q >"$work/apt.log" 2>&1 ||
