@@ -621,3 +621,17 @@ fgrab_keep_alive_configure (FgrabKeepAlive * ka, GstCaps * caps)
   g_cond_broadcast (&ka->cond);
   g_mutex_unlock (&ka->lock);
 }
+
+void
+fgrab_keep_alive_relabel (FgrabKeepAlive * ka)
+{
+  g_mutex_lock (&ka->lock);
+  if (ka->configured) {
+    ka->info = ka->writer->info;
+    /* needs_still sees a still of older caps */
+    ka->generation++;
+    gst_clear_buffer (&ka->still);
+  }
+  g_cond_broadcast (&ka->cond);
+  g_mutex_unlock (&ka->lock);
+}

@@ -80,6 +80,10 @@ gboolean fgrab_keep_alive_wrote_last (FgrabKeepAlive * ka);
 /* Between take and release: the stream is configured for @caps (NULL:
  * no longer configured); frames of the old caps are forgotten. */
 void fgrab_keep_alive_configure (FgrabKeepAlive * ka, GstCaps * caps);
+/* Between take and release: the stream's colorimetry changed, its format
+ * did not (the writer's info has the new one): the stills are made again
+ * for it, and the last frame stays. */
+void fgrab_keep_alive_relabel (FgrabKeepAlive * ka);
 
 G_END_DECLS
 #endif /* __FGRAB_SINK_KEEP_ALIVE_H__ */

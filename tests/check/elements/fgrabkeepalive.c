@@ -490,6 +490,37 @@ GST_START_TEST (test_renegotiation_gives_kept_alive_frames_the_new_size)
 
 GST_END_TEST;
 
+/* A caps change of the colorimetry alone (limited range to full): the
+ * node keeps its format (no S_FMT, no reopen), and black follows the new
+ * range, Y 0. */
+GST_START_TEST (test_black_follows_a_change_of_range_alone)
+{
+  FakeV4l2Device *dev = new_loopback ();
+  GstHarness *h = new_sink ("keep-alive=black");
+  const Picture full_black = { NOT_PUSHED, 0, 128, 128, 0 };
+  guint count, s_fmt;
+
+  gst_harness_set_src_caps_str (h, YUY2_320 ", colorimetry=bt601");
+  fgrab_check_push_frames (h, 0, 1, FRAME_320);
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
+  fail_unless (written_is_black (dev, 1, FRAME_320));
+
+  s_fmt = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT);
+  /* BT.601's matrix in full range */
+  gst_harness_set_src_caps_str (h, YUY2_320 ", colorimetry=1:4:0:0");
+  fgrab_check_push_frames (h, 1, 1, FRAME_320);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_FMT), s_fmt);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  fail_unless (written_is_pushed (dev, count - 1, 1, FRAME_320));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, count + 2));
+  fail_unless (written_is (dev, count + 1, FRAME_320, &full_black),
+      "kept-alive black is not full range black after the range changed");
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A state change never waits for a kept-alive write the driver does not
  * take. */
 GST_START_TEST (test_null_during_blocked_keep_alive_write_is_prompt)
@@ -557,6 +588,7 @@ fgrabkeepalive_suite (void)
   tcase_add_test (tc, test_keep_alive_after_playing_to_paused);
   tcase_add_test (tc, test_real_frames_win_over_keep_alive);
   tcase_add_test (tc, test_renegotiation_gives_kept_alive_frames_the_new_size);
+  tcase_add_test (tc, test_black_follows_a_change_of_range_alone);
   tcase_add_test (tc, test_null_during_blocked_keep_alive_write_is_prompt);
   tcase_add_test (tc, test_black_repeats_the_last_frame_of_jpeg);
   return s;
