@@ -24,6 +24,7 @@
 #include "config.h"
 #endif
 
+#include <gst/base/gstbasesink.h>
 #include <gst/video/video.h>
 
 #include "fgrabsinkkeepalive.h"
@@ -224,6 +225,8 @@ fgrab_keep_alive_get_property (FgrabKeepAlive * ka, guint index, GValue * value)
   g_mutex_unlock (&ka->lock);
 }
 
+static GstFlowReturn wait_playing (gpointer user_data);
+
 FgrabKeepAlive *
 fgrab_keep_alive_new (FgrabWriter * writer)
 {
@@ -231,6 +234,8 @@ fgrab_keep_alive_new (FgrabWriter * writer)
 
   ka->writer = writer;
   ka->element = writer->obj->element;
+  writer->wait_playing = wait_playing;
+  writer->wait_playing_data = ka;
   g_mutex_init (&ka->lock);
   g_cond_init (&ka->cond);
   ka->mode = DEFAULT_MODE;
@@ -545,6 +550,26 @@ fgrab_keep_alive_stop (FgrabKeepAlive * ka)
 }
 
 /* ---- the hand-off ---- */
+
+/* The writer's wait for PLAYING (fgrabwriter.h) of a real frame a pause
+ * interrupted before any of it went out, as on a vb2 output whose queue
+ * is full: the node is the keep-alive's meanwhile, so that the camera of
+ * a paused pipeline keeps running, and the frame goes out whole after
+ * PLAYING.  A frame interrupted half way holds the node instead: the
+ * driver has its start, which kept-alive frames would complete. */
+static GstFlowReturn
+wait_playing (gpointer user_data)
+{
+  FgrabKeepAlive *ka = user_data;
+  GstFlowReturn ret;
+
+  GST_DEBUG_OBJECT (ka->element, "frame interrupted by a pause: the node "
+      "is keep-alive's until PLAYING");
+  fgrab_keep_alive_release_node (ka, NULL);
+  ret = gst_base_sink_wait_preroll (GST_BASE_SINK (ka->element));
+  fgrab_keep_alive_take_node (ka);
+  return ret == GST_FLOW_OK ? FGRAB_WRITER_RESTART : ret;
+}
 
 void
 fgrab_keep_alive_take_node (FgrabKeepAlive * ka)

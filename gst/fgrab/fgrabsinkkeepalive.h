@@ -37,7 +37,10 @@
  * for it.  So a real frame always wins and no two writes run at once; the
  * write itself runs unlocked (the node's I/O rule, see FgrabNode), and is
  * interrupted by the node's flushing as render's is.  The lock is held
- * across no I/O and no bus post. */
+ * across no I/O and no bus post.  A real frame whose write a pause
+ * interrupted before any of it went out waits for PLAYING without the
+ * node (fgrabwriter.h's wait_playing), so that keep-alive goes on in
+ * PAUSED, and then goes out whole. */
 
 G_BEGIN_DECLS
 

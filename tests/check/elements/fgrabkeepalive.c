@@ -430,6 +430,41 @@ GST_START_TEST (test_keep_alive_after_playing_to_paused)
 
 GST_END_TEST;
 
+/* A pause interrupts a real frame waiting for room on a vb2 output whose
+ * queue is full (none of it went out): the frame waits for PLAYING
+ * without holding the node, keep-alive writes at the rate meanwhile, and
+ * the frame goes out whole after PLAYING. */
+GST_START_TEST (test_keep_alive_while_paused_in_an_interrupted_write)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  GstHarness *h = new_sink ("keep-alive=black");
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
+  guint count;
+
+  fgrab_check_push_yuy2 (h, 1);
+  fake_v4l2_device_set_write_blocked (dev, TRUE);
+  fgrab_check_worker_push (pusher, 1, GST_CLOCK_TIME_NONE, FRAME_320);
+  fail_unless (fgrab_check_wait_for_refused_write (dev));
+
+  fail_if (gst_element_set_state (h->element, GST_STATE_PAUSED) ==
+      GST_STATE_CHANGE_FAILURE);
+  fake_v4l2_device_set_write_blocked (dev, FALSE);
+  assert_keeps_alive_after (dev, 2, "paused in a write");
+  fail_if (fgrab_check_worker_wait (pusher, 0),
+      "the frame went on while PAUSED");
+  assert_kept_alive_frames (dev, FRAME_320, &black, "black");
+
+  gst_element_set_state (h->element, GST_STATE_PLAYING);
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  fail_unless (written_is_pushed (dev, count - 1, 1, FRAME_320));
+  fgrab_check_worker_free (pusher);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Real frames end keep-alive at once and are never mixed with its frames:
  * each frame goes in several write() calls (short writes on a vb2-like
  * node), so two threads writing at once would leave frames of both. */
@@ -586,6 +621,7 @@ fgrabkeepalive_suite (void)
   tcase_add_test (tc, test_broken_png_is_a_warning_naming_it);
   tcase_add_test (tc, test_keep_alive_while_paused_after_preroll);
   tcase_add_test (tc, test_keep_alive_after_playing_to_paused);
+  tcase_add_test (tc, test_keep_alive_while_paused_in_an_interrupted_write);
   tcase_add_test (tc, test_real_frames_win_over_keep_alive);
   tcase_add_test (tc, test_renegotiation_gives_kept_alive_frames_the_new_size);
   tcase_add_test (tc, test_black_follows_a_change_of_range_alone);
