@@ -132,6 +132,16 @@ fgrab_keep_alive_install (GObjectClass * gobject_class, guint first_id)
    * posts an element message "fgrab-keep-alive" with a boolean "active"
    * when it starts and stops writing them.  Set in NULL or READY; it
    * applies from READY->PAUSED.
+   *
+   * EOS ends the stream, not the camera: after it the frames go on as
+   * after any last frame, at the negotiated rate, until the pipeline goes
+   * to READY or NULL, which closes the node.  Stopping them at EOS while
+   * the node stays open would leave a camera that is there but sends
+   * nothing, which Chromium gives up after about 11 s; an application
+   * that wants the camera to end at EOS stops the pipeline (as
+   * gst-launch-1.0 does), one that keeps it playing (the next file comes,
+   * a call goes on) keeps the camera showing the last frame, black or the
+   * image.
    */
   g_object_class_install_property (gobject_class, first_id + PROP_MODE,
       g_param_spec_enum ("keep-alive", "Keep alive",

@@ -49,6 +49,9 @@
 /* kept-alive frames a second at 30 fps: at least, at most */
 #define MIN_PER_SECOND 10
 #define MAX_PER_SECOND 90
+/* at 15 fps: below 30 fps's 30 or 31 */
+#define MIN_PER_SECOND_15 5
+#define MAX_PER_SECOND_15 25
 
 /* An output node that takes a write() as a frame, as v4l2loopback does. */
 static FakeV4l2Device *
@@ -465,6 +468,63 @@ GST_START_TEST (test_keep_alive_while_paused_in_an_interrupted_write)
 
 GST_END_TEST;
 
+/* A file that ends: EOS is the end of the stream, not of the camera.
+ * Keep-alive goes on at the negotiated rate (15 fps here, not 30) with
+ * the last frame until the pipeline stops (docs/guide.md, "Keeping the
+ * camera alive", says why). */
+GST_START_TEST (test_keep_alive_goes_on_after_eos_at_the_rate)
+{
+  FakeV4l2Device *dev = new_loopback ();
+  GstElement *pipeline =
+      gst_parse_launch ("videotestsrc num-buffers=3 pattern=ball ! "
+      "video/x-raw, format=YUY2, width=320, height=240, framerate=15/1 ! "
+      "fgrabsink device=" FAKE_PATH " keep-alive=repeat", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GBytes *before, *last;
+  guint i, n, count;
+
+  fail_unless (pipeline != NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, HANG_GUARD_SECONDS * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 4),
+      "no kept-alive frame after EOS");
+
+  n = frames_in_a_second (dev);
+  GST_INFO ("%u kept-alive frames in 1 s after EOS", n);
+  fail_unless (n >= MIN_PER_SECOND_15 && n <= MAX_PER_SECOND_15,
+      "%u kept-alive frames in 1 s after EOS at 15 fps", n);
+  /* the third and last frame again (the ball moves: not the second) */
+  last = fake_v4l2_device_get_written_frame (dev, 2);
+  before = fake_v4l2_device_get_written_frame (dev, 1);
+  fail_if (g_bytes_equal (before, last));
+  g_bytes_unref (before);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  for (i = 3; i < count; i++) {
+    GBytes *frame = fake_v4l2_device_get_written_frame (dev, i);
+
+    fail_unless (g_bytes_equal (frame, last), "kept-alive frame %u is not "
+        "the last frame", i);
+    g_bytes_unref (frame);
+  }
+  g_bytes_unref (last);
+
+  /* and ends with the pipeline, which closes the node */
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  g_usleep (200 * 1000);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+      count);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* Real frames end keep-alive at once and are never mixed with its frames:
  * each frame goes in several write() calls (short writes on a vb2-like
  * node), so two threads writing at once would leave frames of both. */
@@ -622,6 +682,7 @@ fgrabkeepalive_suite (void)
   tcase_add_test (tc, test_keep_alive_while_paused_after_preroll);
   tcase_add_test (tc, test_keep_alive_after_playing_to_paused);
   tcase_add_test (tc, test_keep_alive_while_paused_in_an_interrupted_write);
+  tcase_add_test (tc, test_keep_alive_goes_on_after_eos_at_the_rate);
   tcase_add_test (tc, test_real_frames_win_over_keep_alive);
   tcase_add_test (tc, test_renegotiation_gives_kept_alive_frames_the_new_size);
   tcase_add_test (tc, test_black_follows_a_change_of_range_alone);
