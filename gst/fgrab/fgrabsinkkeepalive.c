@@ -24,16 +24,11 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <glib/gstdio.h>
+#include <gst/base/gstbasesink.h>
 #include <gst/video/video.h>
 
 #include "fgrabsinkkeepalive.h"
-#include "fgrabblack.h"
+#include "fgrabsinkstill.h"
 #include "v4l2/fgrabnode.h"
 #include "v4l2/fgrabnodeio.h"
 
@@ -46,9 +41,6 @@
 #define DEFAULT_IMAGE NULL
 /* the rate of a stream whose caps have none (0/1, variable) */
 #define DEFAULT_RATE_N 30
-/* how long decoding the image may take before it counts as failed (a
- * hang guard: decoding a still takes milliseconds) */
-#define IMAGE_DECODE_TIMEOUT (30 * GST_SECOND)
 
 enum
 {
@@ -140,6 +132,16 @@ fgrab_keep_alive_install (GObjectClass * gobject_class, guint first_id)
    * posts an element message "fgrab-keep-alive" with a boolean "active"
    * when it starts and stops writing them.  Set in NULL or READY; it
    * applies from READY->PAUSED.
+   *
+   * EOS ends the stream, not the camera: after it the frames go on as
+   * after any last frame, at the negotiated rate, until the pipeline goes
+   * to READY or NULL, which closes the node.  Stopping them at EOS while
+   * the node stays open would leave a camera that is there but sends
+   * nothing, which Chromium gives up after about 11 s; an application
+   * that wants the camera to end at EOS stops the pipeline (as
+   * gst-launch-1.0 does), one that keeps it playing (the next file comes,
+   * a call goes on) keeps the camera showing the last frame, black or the
+   * image.
    */
   g_object_class_install_property (gobject_class, first_id + PROP_MODE,
       g_param_spec_enum ("keep-alive", "Keep alive",
@@ -233,6 +235,8 @@ fgrab_keep_alive_get_property (FgrabKeepAlive * ka, guint index, GValue * value)
   g_mutex_unlock (&ka->lock);
 }
 
+static GstFlowReturn wait_playing (gpointer user_data);
+
 FgrabKeepAlive *
 fgrab_keep_alive_new (FgrabWriter * writer)
 {
@@ -240,6 +244,8 @@ fgrab_keep_alive_new (FgrabWriter * writer)
 
   ka->writer = writer;
   ka->element = writer->obj->element;
+  writer->wait_playing = wait_playing;
+  writer->wait_playing_data = ka;
   g_mutex_init (&ka->lock);
   g_cond_init (&ka->cond);
   ka->mode = DEFAULT_MODE;
@@ -257,224 +263,6 @@ fgrab_keep_alive_free (FgrabKeepAlive * ka)
   g_mutex_clear (&ka->lock);
   g_cond_clear (&ka->cond);
   g_free (ka);
-}
-
-/* ---- the image and black ---- */
-
-/* @path, a file of @decoder's (pngdec, jpegdec), decoded to raw ARGB at
- * its own size by a pipeline of its own, or NULL with @error set.  The
- * decoder is named rather than found by decodebin: typefinding a file
- * would load every plugin with a typefinder. */
-static GstSample *
-decode_image (const gchar * path, const gchar * decoder, GError ** error)
-{
-  GstElement *pipeline, *src, *sink;
-  GstSample *sample = NULL;
-  GstMessage *msg;
-  GstBus *bus;
-  gchar *desc;
-
-  desc = g_strdup_printf ("filesrc name=src ! %s ! videoconvert ! "
-      "video/x-raw,format=ARGB ! fakesink name=sink sync=false "
-      "enable-last-sample=true", decoder);
-  pipeline = gst_parse_launch (desc, error);
-  g_free (desc);
-  if (pipeline == NULL)
-    return NULL;
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  g_object_set (src, "location", path, NULL);
-  gst_object_unref (src);
-
-  /* prerolled on the picture, or an error; a file that is no image ends
-   * in an error, never in a preroll, so the bus is waited on, not the
-   * state */
-  bus = gst_element_get_bus (pipeline);
-  gst_element_set_state (pipeline, GST_STATE_PAUSED);
-  msg = gst_bus_timed_pop_filtered (bus, IMAGE_DECODE_TIMEOUT,
-      GST_MESSAGE_ASYNC_DONE | GST_MESSAGE_ERROR);
-  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ASYNC_DONE) {
-    sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-    g_object_get (sink, "last-sample", &sample, NULL);
-    gst_object_unref (sink);
-  } else if (msg) {
-    gst_message_parse_error (msg, error, NULL);
-  }
-  if (sample == NULL && error && *error == NULL)
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
-        "no picture within %" GST_TIME_FORMAT,
-        GST_TIME_ARGS (IMAGE_DECODE_TIMEOUT));
-  gst_clear_message (&msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipeline);
-  return sample;
-}
-
-/* The decoder of the image file that starts with @head, NULL for none. */
-static const gchar *
-image_decoder (const guint8 * head, gssize size)
-{
-  static const guint8 png[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-  static const guint8 jpeg[3] = { 0xff, 0xd8, 0xff };
-
-  if (size >= (gssize) sizeof (png) && memcmp (head, png, sizeof (png)) == 0)
-    return "pngdec";
-  if (size >= (gssize) sizeof (jpeg) && memcmp (head, jpeg, sizeof (jpeg)) == 0)
-    return "jpegdec";
-  return NULL;
-}
-
-/* @path decoded (decode_image), or NULL after a warning naming it. */
-static GstSample *
-load_image (FgrabKeepAlive * ka, const gchar * path)
-{
-  GstSample *image;
-  GError *error = NULL;
-  const gchar *decoder;
-  guint8 head[8];
-  gssize got;
-  gint fd;
-
-  if (path == NULL || *path == '\0') {
-    GST_ELEMENT_WARNING (ka->element, RESOURCE, NOT_FOUND,
-        ("keep-alive=image without a keep-alive-image: writing black "
-            "frames instead."), (NULL));
-    return NULL;
-  }
-  fd = g_open (path, O_RDONLY, 0);
-  if (fd < 0) {
-    GST_ELEMENT_WARNING (ka->element, RESOURCE, OPEN_READ,
-        ("Could not read the keep-alive image '%s': writing black frames "
-            "instead.", path), ("open: %s", g_strerror (errno)));
-    return NULL;
-  }
-  got = read (fd, head, sizeof (head));
-  close (fd);
-  decoder = image_decoder (head, got);
-  if (decoder == NULL) {
-    GST_ELEMENT_WARNING (ka->element, STREAM, WRONG_TYPE,
-        ("The keep-alive image '%s' is neither a PNG nor a JPEG file: "
-            "writing black frames instead.", path), (NULL));
-    return NULL;
-  }
-
-  image = decode_image (path, decoder, &error);
-  if (image == NULL) {
-    GST_ELEMENT_WARNING (ka->element, STREAM, DECODE,
-        ("Could not decode the keep-alive image '%s': writing black frames "
-            "instead.", path), ("%s", error ? error->message : "?"));
-    g_clear_error (&error);
-    return NULL;
-  }
-  GST_DEBUG_OBJECT (ka->element, "keep-alive image '%s': %" GST_PTR_FORMAT,
-      path, gst_sample_get_caps (image));
-  return image;
-}
-
-/* The rectangle of @out that shows a picture of @in_w x @in_h square
- * pixels whole, centred, at its own aspect ratio. */
-static void
-fit_rectangle (const GstVideoInfo * out, gint in_w, gint in_h,
-    GstVideoRectangle * rect)
-{
-  gint par_n = MAX (GST_VIDEO_INFO_PAR_N (out), 1);
-  gint par_d = MAX (GST_VIDEO_INFO_PAR_D (out), 1);
-  gint w = GST_VIDEO_INFO_WIDTH (out), h = GST_VIDEO_INFO_HEIGHT (out);
-
-  /* in output pixels, the picture is @in_w * par_d / par_n wide */
-  if ((guint64) in_w * h * par_d > (guint64) in_h * w * par_n) {
-    rect->w = w;
-    rect->h = gst_util_uint64_scale_round (w, (guint64) in_h * par_n,
-        (guint64) in_w * par_d);
-  } else {
-    rect->h = h;
-    rect->w = gst_util_uint64_scale_round (h, (guint64) in_w * par_d,
-        (guint64) in_h * par_n);
-  }
-  /* even, for the subsampled formats */
-  rect->w = CLAMP (rect->w & ~1, 1, w);
-  rect->h = CLAMP (rect->h & ~1, 1, h);
-  rect->x = ((w - rect->w) / 2) & ~1;
-  rect->y = ((h - rect->h) / 2) & ~1;
-}
-
-/* A frame of @out with its padding zeroed: the bytes between lines and
- * planes go out to the node's readers too, not what the heap held. */
-static GstBuffer *
-new_frame (const GstVideoInfo * out)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (out),
-      NULL);
-
-  gst_buffer_memset (buf, 0, 0, GST_VIDEO_INFO_SIZE (out));
-  return buf;
-}
-
-/* A black frame of @out, NULL when GStreamer cannot pack that format. */
-static GstBuffer *
-make_black (const GstVideoInfo * out)
-{
-  GstBuffer *buf = new_frame (out);
-
-  if (!fgrab_black_fill (buf, out))
-    gst_clear_buffer (&buf);
-  return buf;
-}
-
-/* A converter of @in (its rate set to @out's) into the part of @out that
- * shows it whole (the converter paints the borders black), NULL when
- * GStreamer cannot convert to @out's format. */
-static GstVideoConverter *
-new_scaler (GstVideoInfo * in, const GstVideoInfo * out)
-{
-  GstVideoRectangle rect;
-  GstStructure *config;
-
-  /* the converter takes no rate change */
-  GST_VIDEO_INFO_FPS_N (in) = GST_VIDEO_INFO_FPS_N (out);
-  GST_VIDEO_INFO_FPS_D (in) = GST_VIDEO_INFO_FPS_D (out);
-  fit_rectangle (out, GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in),
-      &rect);
-  /* the same still every time: no dither pattern over it */
-  config = gst_structure_new ("config",
-      GST_VIDEO_CONVERTER_OPT_DITHER_METHOD, GST_TYPE_VIDEO_DITHER_METHOD,
-      GST_VIDEO_DITHER_NONE,
-      GST_VIDEO_CONVERTER_OPT_DEST_X, G_TYPE_INT, rect.x,
-      GST_VIDEO_CONVERTER_OPT_DEST_Y, G_TYPE_INT, rect.y,
-      GST_VIDEO_CONVERTER_OPT_DEST_WIDTH, G_TYPE_INT, rect.w,
-      GST_VIDEO_CONVERTER_OPT_DEST_HEIGHT, G_TYPE_INT, rect.h, NULL);
-  return gst_video_converter_new (in, (GstVideoInfo *) out, config);
-}
-
-/* A frame of @out showing @image scaled (black borders), NULL when
- * GStreamer cannot convert to that format. */
-static GstBuffer *
-scale_image (const GstVideoInfo * out, GstSample * image)
-{
-  GstVideoInfo in_info;
-  GstBuffer *out_buf;
-  GstVideoFrame in_frame, out_frame;
-  GstVideoConverter *conv;
-  gboolean done = FALSE;
-
-  if (!gst_video_info_from_caps (&in_info, gst_sample_get_caps (image)) ||
-      (conv = new_scaler (&in_info, out)) == NULL)
-    return NULL;
-  out_buf = new_frame (out);
-  if (gst_video_frame_map (&in_frame, &in_info, gst_sample_get_buffer (image),
-          GST_MAP_READ)) {
-    if (gst_video_frame_map (&out_frame, (GstVideoInfo *) out, out_buf,
-            GST_MAP_WRITE)) {
-      gst_video_converter_frame (conv, &in_frame, &out_frame);
-      gst_video_frame_unmap (&out_frame);
-      done = TRUE;
-    }
-    gst_video_frame_unmap (&in_frame);
-  }
-  gst_video_converter_free (conv);
-  if (!done)
-    gst_clear_buffer (&out_buf);
-  return out_buf;
 }
 
 /* ---- the thread ---- */
@@ -545,7 +333,7 @@ build_still (FgrabKeepAlive * ka)
   GstBuffer *still;
 
   g_mutex_unlock (&ka->lock);
-  still = image ? scale_image (&info, image) : make_black (&info);
+  still = fgrab_sink_still_new (&info, image);
   if (still == NULL)
     GST_INFO_OBJECT (ka->element, "cannot make a still of %s: keep-alive "
         "repeats the last frame", gst_video_format_to_string
@@ -701,7 +489,7 @@ fgrab_keep_alive_start (FgrabKeepAlive * ka)
     return;
   }
   if (mode == GST_FGRAB_KEEP_ALIVE_IMAGE)
-    image = load_image (ka, path);
+    image = fgrab_sink_still_load_image (ka->element, path);
   g_free (path);
 
   g_mutex_lock (&ka->lock);
@@ -772,6 +560,26 @@ fgrab_keep_alive_stop (FgrabKeepAlive * ka)
 }
 
 /* ---- the hand-off ---- */
+
+/* The writer's wait for PLAYING (fgrabwriter.h) of a real frame a pause
+ * interrupted before any of it went out, as on a vb2 output whose queue
+ * is full: the node is the keep-alive's meanwhile, so that the camera of
+ * a paused pipeline keeps running, and the frame goes out whole after
+ * PLAYING.  A frame interrupted half way holds the node instead: the
+ * driver has its start, which kept-alive frames would complete. */
+static GstFlowReturn
+wait_playing (gpointer user_data)
+{
+  FgrabKeepAlive *ka = user_data;
+  GstFlowReturn ret;
+
+  GST_DEBUG_OBJECT (ka->element, "frame interrupted by a pause: the node "
+      "is keep-alive's until PLAYING");
+  fgrab_keep_alive_release_node (ka, NULL);
+  ret = gst_base_sink_wait_preroll (GST_BASE_SINK (ka->element));
+  fgrab_keep_alive_take_node (ka);
+  return ret == GST_FLOW_OK ? FGRAB_WRITER_RESTART : ret;
+}
 
 void
 fgrab_keep_alive_take_node (FgrabKeepAlive * ka)
@@ -844,6 +652,20 @@ fgrab_keep_alive_configure (FgrabKeepAlive * ka, GstCaps * caps)
     if (ka->thread && ka->kind == FGRAB_FORMAT_KIND_STREAM)
       GST_INFO_OBJECT (ka->element, "a byte stream has no frame to repeat: "
           "no keep-alive");
+  }
+  g_cond_broadcast (&ka->cond);
+  g_mutex_unlock (&ka->lock);
+}
+
+void
+fgrab_keep_alive_relabel (FgrabKeepAlive * ka)
+{
+  g_mutex_lock (&ka->lock);
+  if (ka->configured) {
+    ka->info = ka->writer->info;
+    /* needs_still sees a still of older caps */
+    ka->generation++;
+    gst_clear_buffer (&ka->still);
   }
   g_cond_broadcast (&ka->cond);
   g_mutex_unlock (&ka->lock);

@@ -37,7 +37,10 @@
  * for it.  So a real frame always wins and no two writes run at once; the
  * write itself runs unlocked (the node's I/O rule, see FgrabNode), and is
  * interrupted by the node's flushing as render's is.  The lock is held
- * across no I/O and no bus post. */
+ * across no I/O and no bus post.  A real frame whose write a pause
+ * interrupted before any of it went out waits for PLAYING without the
+ * node (fgrabwriter.h's wait_playing), so that keep-alive goes on in
+ * PAUSED, and then goes out whole. */
 
 G_BEGIN_DECLS
 
@@ -80,6 +83,10 @@ gboolean fgrab_keep_alive_wrote_last (FgrabKeepAlive * ka);
 /* Between take and release: the stream is configured for @caps (NULL:
  * no longer configured); frames of the old caps are forgotten. */
 void fgrab_keep_alive_configure (FgrabKeepAlive * ka, GstCaps * caps);
+/* Between take and release: the stream's colorimetry changed, its format
+ * did not (the writer's info has the new one): the stills are made again
+ * for it, and the last frame stays. */
+void fgrab_keep_alive_relabel (FgrabKeepAlive * ka);
 
 G_END_DECLS
 #endif /* __FGRAB_SINK_KEEP_ALIVE_H__ */

@@ -218,7 +218,13 @@ write_frame (FgrabWriter * writer, const guint8 * data, gsize size,
           writer->partial |= done > 0;
           return GST_FLOW_FLUSHING;
         }
-        ret = gst_base_sink_wait_preroll (GST_BASE_SINK (writer->obj->element));
+        if (done == 0 && writer->wait_playing)
+          ret = writer->wait_playing (writer->wait_playing_data);
+        else
+          ret =
+              gst_base_sink_wait_preroll (GST_BASE_SINK (writer->obj->element));
+        if (ret == FGRAB_WRITER_RESTART)
+          return ret;
         if (ret != GST_FLOW_OK) {
           /* flushing: drop the rest; the driver's half frame goes with a
            * reopen before the next one */
@@ -331,7 +337,13 @@ render_encoded (FgrabWriter * writer, GstBuffer * buf, gboolean in_preroll)
 GstFlowReturn
 fgrab_writer_render (FgrabWriter * writer, GstBuffer * buf, gboolean in_preroll)
 {
-  if (writer->kind == FGRAB_FORMAT_KIND_RAW)
-    return render_raw (writer, buf, in_preroll);
-  return render_encoded (writer, buf, in_preroll);
+  GstFlowReturn ret;
+
+  do {
+    if (writer->kind == FGRAB_FORMAT_KIND_RAW)
+      ret = render_raw (writer, buf, in_preroll);
+    else
+      ret = render_encoded (writer, buf, in_preroll);
+  } while (ret == FGRAB_WRITER_RESTART);
+  return ret;
 }

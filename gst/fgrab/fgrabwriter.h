@@ -58,7 +58,17 @@ typedef struct
   /* a frame was abandoned half written: the driver holds its start until
    * the node is reopened, which is the element's to do (and to clear) */
   gboolean partial;
+
+  /* set by the element (NULL: gst_base_sink_wait_preroll): waits for
+   * PLAYING where a pause interrupted a frame none of which went out yet,
+   * and returns as gst_base_sink_wait_preroll does, or
+   * FGRAB_WRITER_RESTART when others wrote to the node meanwhile (the
+   * staging too): the frame then goes out again from its start */
+  GstFlowReturn (*wait_playing) (gpointer user_data);
+  gpointer wait_playing_data;
 } FgrabWriter;
+
+#define FGRAB_WRITER_RESTART GST_FLOW_CUSTOM_SUCCESS
 
 void fgrab_writer_init (FgrabWriter * writer, FgrabObject * obj);
 /* Frees the staging. */

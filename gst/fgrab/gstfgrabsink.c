@@ -417,6 +417,24 @@ failed:
   return FALSE;
 }
 
+/* New caps that differ from the configured ones in their colorimetry
+ * alone: the driver's format stays (the bytes go out as they are), but
+ * the frames' own range and matrix are @caps', and so are the stills of
+ * keep-alive. */
+static void
+gst_fgrab_sink_relabel (GstFgrabSink * self, GstCaps * caps)
+{
+  GST_DEBUG_OBJECT (self, "new colorimetry, same format: %" GST_PTR_FORMAT,
+      caps);
+  fgrab_keep_alive_take_node (self->keep_alive);
+  /* caps_change_nothing: the same format, which took the old caps */
+  if (self->writer.kind == FGRAB_FORMAT_KIND_RAW)
+    gst_video_info_from_caps (&self->writer.info, caps);
+  gst_caps_replace (&self->obj.configured_caps, caps);
+  fgrab_keep_alive_relabel (self->keep_alive);
+  fgrab_keep_alive_release_node (self->keep_alive, NULL);
+}
+
 static gboolean
 gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
 {
@@ -425,8 +443,11 @@ gst_fgrab_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
 
   /* a reopen meanwhile would refuse a reader that opens the camera then
    * (Chromium's getUserMedia, seen by the kernel tier's browser group) */
-  if (fgrab_object_caps_change_nothing (&self->obj, caps))
+  if (fgrab_object_caps_change_nothing (&self->obj, caps)) {
+    if (!gst_caps_is_equal (caps, self->obj.configured_caps))
+      gst_fgrab_sink_relabel (self, caps);
     return TRUE;
+  }
 
   GST_DEBUG_OBJECT (self, "set caps %" GST_PTR_FORMAT, caps);
   fgrab_keep_alive_take_node (self->keep_alive);

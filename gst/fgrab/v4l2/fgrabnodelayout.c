@@ -125,6 +125,7 @@ fgrab_node_get_layout (FgrabNode * node, GstVideoInfo * info,
   const FgrabFormat *format;
   GstVideoInterlaceMode mode;
   GstVideoFieldOrder order;
+  GstVideoColorimetry cinfo;
 
   memset (layout, 0, sizeof (*layout));
   gst_video_info_init (info);
@@ -161,6 +162,12 @@ fgrab_node_get_layout (FgrabNode * node, GstVideoInfo * info,
           pix->width, pix->height))
     return FALSE;
   GST_VIDEO_INFO_FIELD_ORDER (info) = order;
+  /* the colorimetry the caps say (fgrabnodeprobe.c), not GStreamer's
+   * default for the format and size: black and conversions to the format
+   * are in the range and matrix the driver has (a YUV node in the JPEG
+   * colorspace is full range) */
+  if (fgrab_format_get_colorimetry (format, pix, &cinfo))
+    info->colorimetry = cinfo;
 
   return plane_layout (node, info, layout);
 }

@@ -49,6 +49,9 @@
 /* kept-alive frames a second at 30 fps: at least, at most */
 #define MIN_PER_SECOND 10
 #define MAX_PER_SECOND 90
+/* at 15 fps: below 30 fps's 30 or 31 */
+#define MIN_PER_SECOND_15 5
+#define MAX_PER_SECOND_15 25
 
 /* An output node that takes a write() as a frame, as v4l2loopback does. */
 static FakeV4l2Device *
@@ -182,6 +185,21 @@ assert_keep_alive_message (GstBus * bus, gboolean active)
           "active", &value));
   fail_unless_equals_int (value, active);
   gst_message_unref (msg);
+}
+
+/* PLAYING: the frame @pusher waits with (pushed frame @n) goes out, and
+ * is the last written. */
+static void
+assert_written_when_playing (GstHarness * h, FgrabCheckWorker * pusher,
+    FakeV4l2Device * dev, guint n)
+{
+  guint count;
+
+  gst_element_set_state (h->element, GST_STATE_PLAYING);
+  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
+  fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  fail_unless (written_is_pushed (dev, count - 1, n, FRAME_320));
 }
 
 GST_START_TEST (test_off_by_default_writes_nothing_while_stalled)
@@ -400,13 +418,10 @@ GST_START_TEST (test_keep_alive_while_paused_after_preroll)
 
   /* PLAYING: the prerolled frame, hidden by black, is written again, and
    * the real frames after it */
-  gst_element_set_state (h->element, GST_STATE_PLAYING);
-  fail_unless (fgrab_check_worker_wait (pusher, HANG_GUARD_SECONDS));
-  fail_unless_equals_int (pusher->flow, GST_FLOW_OK);
+  assert_written_when_playing (h, pusher, dev, 0);
   fgrab_check_push_frames (h, 1, 1, FRAME_320);
   count = fake_v4l2_device_get_written_frame_count (dev);
   fail_unless (written_is_pushed (dev, count - 1, 1, FRAME_320));
-  fail_unless (written_is_pushed (dev, count - 2, 0, FRAME_320));
   fgrab_check_worker_free (pusher);
   fgrab_check_harness_teardown (h);
 }
@@ -426,6 +441,93 @@ GST_START_TEST (test_keep_alive_after_playing_to_paused)
   assert_keeps_alive_after (dev, 4, "playing to paused");
   fail_unless (written_is_pushed (dev, 3, 2, FRAME_320));
   fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A pause interrupts a real frame waiting for room on a vb2 output whose
+ * queue is full (none of it went out): the frame waits for PLAYING
+ * without holding the node, keep-alive writes at the rate meanwhile, and
+ * the frame goes out whole after PLAYING. */
+GST_START_TEST (test_keep_alive_while_paused_in_an_interrupted_write)
+{
+  FakeV4l2Device *dev = fgrab_check_new_output (FAKE_PATH);
+  GstHarness *h = new_sink ("keep-alive=black");
+  FgrabCheckWorker *pusher = fgrab_check_worker_new (h, NULL);
+
+  fgrab_check_push_yuy2 (h, 1);
+  fake_v4l2_device_set_write_blocked (dev, TRUE);
+  fgrab_check_worker_push (pusher, 1, GST_CLOCK_TIME_NONE, FRAME_320);
+  fail_unless (fgrab_check_wait_for_refused_write (dev));
+
+  fail_if (gst_element_set_state (h->element, GST_STATE_PAUSED) ==
+      GST_STATE_CHANGE_FAILURE);
+  fake_v4l2_device_set_write_blocked (dev, FALSE);
+  assert_keeps_alive_after (dev, 2, "paused in a write");
+  fail_if (fgrab_check_worker_wait (pusher, 0),
+      "the frame went on while PAUSED");
+  assert_kept_alive_frames (dev, FRAME_320, &black, "black");
+
+  assert_written_when_playing (h, pusher, dev, 1);
+  fgrab_check_worker_free (pusher);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A file that ends: EOS is the end of the stream, not of the camera.
+ * Keep-alive goes on at the negotiated rate (15 fps here, not 30) with
+ * the last frame until the pipeline stops (docs/guide.md, "Keeping the
+ * camera alive", says why). */
+GST_START_TEST (test_keep_alive_goes_on_after_eos_at_the_rate)
+{
+  FakeV4l2Device *dev = new_loopback ();
+  GstElement *pipeline =
+      gst_parse_launch ("videotestsrc num-buffers=3 pattern=ball ! "
+      "video/x-raw, format=YUY2, width=320, height=240, framerate=15/1 ! "
+      "fgrabsink device=" FAKE_PATH " keep-alive=repeat", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GBytes *before, *last;
+  guint i, n, count;
+
+  fail_unless (pipeline != NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, HANG_GUARD_SECONDS * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 4),
+      "no kept-alive frame after EOS");
+
+  n = frames_in_a_second (dev);
+  GST_INFO ("%u kept-alive frames in 1 s after EOS", n);
+  fail_unless (n >= MIN_PER_SECOND_15 && n <= MAX_PER_SECOND_15,
+      "%u kept-alive frames in 1 s after EOS at 15 fps", n);
+  /* the third and last frame again (the ball moves: not the second) */
+  last = fake_v4l2_device_get_written_frame (dev, 2);
+  before = fake_v4l2_device_get_written_frame (dev, 1);
+  fail_if (g_bytes_equal (before, last));
+  g_bytes_unref (before);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  for (i = 3; i < count; i++) {
+    GBytes *frame = fake_v4l2_device_get_written_frame (dev, i);
+
+    fail_unless (g_bytes_equal (frame, last), "kept-alive frame %u is not "
+        "the last frame", i);
+    g_bytes_unref (frame);
+  }
+  g_bytes_unref (last);
+
+  /* and ends with the pipeline, which closes the node */
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  g_usleep (200 * 1000);
+  fail_unless_equals_int (fake_v4l2_device_get_written_frame_count (dev),
+      count);
+  fail_unless_equals_int (fake_v4l2_device_get_open_count (dev), 0);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
 }
 
 GST_END_TEST;
@@ -485,6 +587,37 @@ GST_START_TEST (test_renegotiation_gives_kept_alive_frames_the_new_size)
   count = fake_v4l2_device_get_written_frame_count (dev);
   fail_unless (fgrab_check_wait_for_written_frames (dev, count + 2));
   fail_unless (written_is_black (dev, count + 1, FRAME_640));
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A caps change of the colorimetry alone (limited range to full): the
+ * node keeps its format (no S_FMT, no reopen), and black follows the new
+ * range, Y 0. */
+GST_START_TEST (test_black_follows_a_change_of_range_alone)
+{
+  FakeV4l2Device *dev = new_loopback ();
+  GstHarness *h = new_sink ("keep-alive=black");
+  const Picture full_black = { NOT_PUSHED, 0, 128, 128, 0 };
+  guint count, s_fmt;
+
+  gst_harness_set_src_caps_str (h, YUY2_320 ", colorimetry=bt601");
+  fgrab_check_push_frames (h, 0, 1, FRAME_320);
+  fail_unless (fgrab_check_wait_for_written_frames (dev, 2));
+  fail_unless (written_is_black (dev, 1, FRAME_320));
+
+  s_fmt = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_S_FMT);
+  /* BT.601's matrix in full range */
+  gst_harness_set_src_caps_str (h, YUY2_320 ", colorimetry=1:4:0:0");
+  fgrab_check_push_frames (h, 1, 1, FRAME_320);
+  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
+          VIDIOC_S_FMT), s_fmt);
+  count = fake_v4l2_device_get_written_frame_count (dev);
+  fail_unless (written_is_pushed (dev, count - 1, 1, FRAME_320));
+  fail_unless (fgrab_check_wait_for_written_frames (dev, count + 2));
+  fail_unless (written_is (dev, count + 1, FRAME_320, &full_black),
+      "kept-alive black is not full range black after the range changed");
   fgrab_check_harness_teardown (h);
 }
 
@@ -555,8 +688,11 @@ fgrabkeepalive_suite (void)
   tcase_add_test (tc, test_broken_png_is_a_warning_naming_it);
   tcase_add_test (tc, test_keep_alive_while_paused_after_preroll);
   tcase_add_test (tc, test_keep_alive_after_playing_to_paused);
+  tcase_add_test (tc, test_keep_alive_while_paused_in_an_interrupted_write);
+  tcase_add_test (tc, test_keep_alive_goes_on_after_eos_at_the_rate);
   tcase_add_test (tc, test_real_frames_win_over_keep_alive);
   tcase_add_test (tc, test_renegotiation_gives_kept_alive_frames_the_new_size);
+  tcase_add_test (tc, test_black_follows_a_change_of_range_alone);
   tcase_add_test (tc, test_null_during_blocked_keep_alive_write_is_prompt);
   tcase_add_test (tc, test_black_repeats_the_last_frame_of_jpeg);
   return s;

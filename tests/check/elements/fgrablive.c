@@ -339,6 +339,48 @@ GST_START_TEST (test_signal_loss_black_pushes_black_frames)
 
 GST_END_TEST;
 
+/* signal-loss=black in a full-range stream (V4L2's JPEG colorspace, full
+ * range by default, as the caps say): black is the caps' own, Y 0 (not
+ * limited range's 16, a dark grey there), U and V 128. */
+GST_START_TEST (test_signal_loss_black_is_black_in_the_caps_range)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstVideoInfo info;
+  GstCaps *caps;
+  Watch w;
+  GstBuffer *buf;
+  GstMapInfo map;
+  gboolean is_black = FALSE;
+  guint n, y = 255;
+  gsize i;
+
+  fake_v4l2_device_set_format (dev, V4L2_PIX_FMT_YUYV, 720, 576,
+      V4L2_FIELD_INTERLACED, V4L2_COLORSPACE_JPEG);
+  watch_svideo (&w, "signal-loss=black");
+  gst_structure_free (pull_until_status (&w, TRUE));
+  caps = gst_pad_get_current_caps (w.h->sinkpad);
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_int (info.colorimetry.range, GST_VIDEO_COLOR_RANGE_0_255);
+  gst_caps_unref (caps);
+
+  /* the first frame of one grey (black of either range), U and V 128 */
+  fake_v4l2_device_set_input_status (dev, SVIDEO, V4L2_IN_ST_NO_SIGNAL);
+  for (n = 0; !is_black && n < MAX_FRAMES; n++) {
+    buf = gst_harness_pull (w.h);
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    y = map.data[0];
+    for (i = 0; i < map.size && map.data[i] == (i % 2 ? 128 : y); i++);
+    is_black = i == map.size && y <= 16;
+    gst_buffer_unmap (buf, &map);
+    gst_buffer_unref (buf);
+  }
+  fail_unless (is_black, "no black frame came");
+  fail_unless_equals_int (y, 0);
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
 /* The width and height of the caps on the harness's sink pad. */
 static void
 current_size (GstHarness * h, gint * width, gint * height)
@@ -685,6 +727,7 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_no_signal_at_start_is_posted);
   tcase_add_test (tc, test_signal_loss_nothing_pushes_no_frame);
   tcase_add_test (tc, test_signal_loss_black_pushes_black_frames);
+  tcase_add_test (tc, test_signal_loss_black_is_black_in_the_caps_range);
   tcase_add_test (tc, test_control_changed_by_another_program_is_notified);
   tcase_add_test (tc, test_frequency_changed_by_another_program_is_notified);
   tcase_add_test (tc, test_norm_auto_detects_the_standard);
