@@ -33,6 +33,8 @@ dist_logs=$build-$dist_suite
 . scripts/lib/timetable.sh
 # shellcheck source=scripts/lib/packages.sh
 . scripts/lib/packages.sh
+# shellcheck source=scripts/lib/testnames.sh
+. scripts/lib/testnames.sh
 install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-dev \
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
@@ -137,7 +139,7 @@ suite_tests () {
   local b=$1 s args=()
   shift
   for s in "$@"; do args+=(--suite "$s"); done
-  meson test -C "$b" --list "${args[@]}" 2>/dev/null | sed -n 's|^fgrab:[^ ]* / ||p'
+  meson test -C "$b" --list "${args[@]}" 2>/dev/null | test_names
 }
 # Without names meson would run every test: refuse instead.
 need_tests () {

@@ -156,9 +156,10 @@ def gst_client(text):
     got: (frames, WxH, rate) from the sink's caps event and chain messages."""
     frames = len(re.findall(r"GstFakeSink:[^:]*: last-message = chain", text))
     # the caps event the sink got (its last-message): gst-launch does not
-    # always print the pad's caps notification
+    # always print the pad's caps notification; GStreamer 1.28 names the
+    # field's type "caps", earlier ones "GstCaps"
     m = re.search(r'GstFakeSink:[^:\n]*: last-message = event .*?GstEventCaps, '
-                  r'caps=\(GstCaps\)"([^"]*)"', text.replace("\\", ""))
+                  r'caps=\((?:GstCaps|caps)\)"([^"]*)"', text.replace("\\", ""))
     caps = m.group(1) if m else ""
     w = re.search(r"width=\(int\)(\d+)", caps)
     h = re.search(r"height=\(int\)(\d+)", caps)

@@ -46,6 +46,8 @@ log_dir=$(cd "$log_dir" && pwd -P)
 
 # shellcheck source=scripts/lib/debroot.sh
 . "$top/scripts/lib/debroot.sh"
+# shellcheck source=scripts/lib/testnames.sh
+. "$top/scripts/lib/testnames.sh"
 
 log() { echo "dist/run.sh: $*" >&2; }
 # timed LABEL COMMAND...: COMMAND, its duration logged under LABEL.
@@ -114,7 +116,7 @@ meson_test() {
 unit_tier() {
 	local names
 	mapfile -t names < <(in_root "$root" meson test -C /fgrab/build --list --no-suite kernel --no-suite kernel-compare \
-		--no-suite style --no-suite selftest 2>/dev/null | sed -n 's|^fgrab:[^ ]* / ||p')
+		--no-suite style --no-suite selftest 2>/dev/null | test_names)
 	[ "${#names[@]}" -gt 0 ] || { log "FAIL: no unit test in the $suite build"; status=1; return; }
 	meson_test "$log_dir/test-output-$suite-unit.txt" --num-processes 2 "${names[@]}"
 	# the test setup's own test (failures on purpose, checked by the script)

@@ -86,15 +86,16 @@ finish() {
 # gst_client NAME LOG: what a '-v ... fakesink ... silent=false' client
 # decoded; sets C_N, C_SIZE, C_RATE and prints the client line. The caps
 # are the ones of the caps event the sink got (its last-message; gst-launch
-# does not always print the pad's caps notification).
+# does not always print the pad's caps notification; GStreamer 1.28 names
+# the field's type "caps", earlier ones "GstCaps").
 gst_client() {
-	local line caps="" re='GstFakeSink:[^:]*: last-message = event .*GstEventCaps, caps=\(GstCaps\)"([^"]*)"'
+	local line caps="" re='GstFakeSink:[^:]*: last-message = event .*GstEventCaps, caps=\((GstCaps|caps)\)"([^"]*)"'
 	C_N=0
 	while IFS= read -r line; do
 		if [[ $line =~ GstFakeSink:[^:]*:\ last-message\ =\ chain ]]; then
 			C_N=$((C_N + 1))
 		elif [ -z "$caps" ] && [[ ${line//\\/} =~ $re ]]; then
-			caps=${BASH_REMATCH[1]}
+			caps=${BASH_REMATCH[2]}
 		fi
 	done <"$2"
 	C_SIZE="$(caps_field "$caps" width)x$(caps_field "$caps" height)"
