@@ -18,8 +18,8 @@
  */
 
 /* The VBI capture node: vivid's (vivid-vbi-cap.c, vivid-vbi-gen.c) for
- * the format ioctls and the records of each sliced frame; raw VBI is
- * fakev4l2-vbiraw.c's.  The reading itself is fakev4l2-io.c's, as for RAW
+ * the format ioctls and the frames' records; what the records carry is
+ * fakev4l2-vbigen.c's, raw VBI fakev4l2-vbiraw.c's.  The reading itself is fakev4l2-io.c's, as for RAW
  * frames under vb2. */
 
 #include <errno.h>
@@ -31,55 +31,12 @@
 #define ALL_SERVICES \
   (V4L2_SLICED_CAPTION_525 | V4L2_SLICED_WSS_625 | V4L2_SLICED_TELETEXT_B)
 
-/* vivid's two caption sequences: a "resume caption loading" command, the
- * text, an "end of caption" command (vivid_cc_sequence1/2). */
-static const guint8 cc_sequence1[] = {
-  0x14, 0x20, 'H', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '!',
-  0x14, 0x2f,
-};
-
-static const guint8 cc_sequence2[] = {
-  0x14, 0x20, 'C', 'l', 'o', 's', 'e', 'd', ' ', 'c', 'a', 'p', 't', 'i',
-  'o', 'n', 's', ' ', 't', 'e', 's', 't', 0x14, 0x2f,
-};
-
 v4l2_std_id
 fake_v4l2_vbi_std (FakeV4l2Device * dev)
 {
   if (dev->cur_route >= dev->routes->len)
     return 0;
   return g_array_index (dev->routes, FakeRoute, dev->cur_route).cur_std;
-}
-
-/* odd parity in bit 7, as CEA-608 sends each byte */
-static guint8
-odd_parity (guint8 val)
-{
-  guint bits = 0, i;
-
-  for (i = 0; i < 7; i++)
-    bits += (val >> i) & 1;
-  return (val & 0x7f) | ((bits & 1) ? 0 : 0x80);
-}
-
-void
-fake_v4l2_vbi_caption_pair (guint64 n, guint8 pair[2])
-{
-  guint frame = n % 60;
-  const guint8 *seq = NULL;
-  gsize len = 0;
-
-  if (frame < 15) {
-    seq = cc_sequence1;
-    len = sizeof (cc_sequence1);
-  } else if (frame >= 30 && frame < 45) {
-    seq = cc_sequence2;
-    len = sizeof (cc_sequence2);
-    frame -= 30;
-  }
-  /* vivid's sequences are arrays of 30 bytes: zeros after the text */
-  pair[0] = odd_parity (seq && 2 * frame < len ? seq[2 * frame] : 0);
-  pair[1] = odd_parity (seq && 2 * frame + 1 < len ? seq[2 * frame + 1] : 0);
 }
 
 /* vivid_fill_service_lines() */
@@ -195,41 +152,6 @@ fake_v4l2_vbi_ioctl (FakeV4l2Device * dev, guint32 request, void *arg, int *err)
   }
 }
 
-/* vivid_vbi_gen_sliced() for frame @n into @recs (zeroed). */
-static void
-generate (FakeV4l2Device * dev, guint64 n, struct v4l2_sliced_vbi_data *recs)
-{
-  v4l2_std_id std = fake_v4l2_vbi_std (dev);
-  guint i, r = 0;
-
-  if (std & V4L2_STD_525_60) {
-    recs[0].id = recs[1].id = V4L2_SLICED_CAPTION_525;
-    recs[0].line = recs[1].line = 21;
-    recs[1].field = 1;
-    fake_v4l2_vbi_caption_pair (n, recs[0].data);
-    recs[1].data[0] = recs[1].data[1] = odd_parity (0);
-    return;
-  }
-  if (!(std & V4L2_STD_625_50))
-    return;
-  for (i = 0; i < 12; i++, r++) {
-    recs[r].id = V4L2_SLICED_TELETEXT_B;
-    recs[r].line = 7 + i;
-    memset (recs[r].data, 0x20, 42);
-  }
-  recs[r].id = V4L2_SLICED_WSS_625;
-  recs[r].line = 23;
-  recs[r].data[0] = dev->vbi_wss & 0xff;
-  recs[r].data[1] = dev->vbi_wss >> 8;
-  r++;
-  for (i = 0; i < 12; i++, r++) {
-    recs[r].id = V4L2_SLICED_TELETEXT_B;
-    recs[r].field = 1;
-    recs[r].line = 7 + i;
-    memset (recs[r].data, 0x20, 42);
-  }
-}
-
 void
 fake_v4l2_vbi_fill (FakeV4l2Device * dev, guint64 n, gsize pos, guint8 * out,
     gsize len)
@@ -247,7 +169,7 @@ fake_v4l2_vbi_fill (FakeV4l2Device * dev, guint64 n, gsize pos, guint8 * out,
   if (given)
     memcpy (recs, g_bytes_get_data (given, NULL), g_bytes_get_size (given));
   else
-    generate (dev, n, recs);
+    fake_v4l2_vbi_generate (dev, n, recs);
   g_assert (pos + len <= sizeof (recs));
   memcpy (out, (guint8 *) recs + pos, len);
 }
