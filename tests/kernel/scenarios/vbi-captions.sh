@@ -9,6 +9,8 @@
 # Every caption text is checked against vivid's two: under TCG vivid drops
 # frames when a reader is late, and a dropped frame costs its character
 # pair (cc-text.py check names the pairs lost), never adds or alters one.
+# - PAL: vivid's teletext records (pages 100-159, "Page: 1xx Row: rr")
+#   byte for byte the fake's on the same steps (vbi-records.c);
 # - PAL: the "fgrab-wss" messages say the aspect ratio vivid announces, and
 #   follow its "Standard Aspect Ratio" control (4:3, then 14:9);
 # - the webcam input has no VBI: the error says so.
@@ -47,6 +49,29 @@ expect_eq "bytes of 100 frames" "$(stat -c %s "$KT_WORK/fgrab.s334")" $((100 * 6
 $CCTEXT s334 "$KT_WORK/fgrab.s334" >"$KT_WORK/fgrab.txt"
 info "fgrabsrc pushed: $(captions "$KT_WORK/fgrab.txt")"
 expect_vivid_captions "fgrabsrc's captions" "$KT_WORK/fgrab.txt"
+
+section "PAL: vivid's teletext records and the fake's"
+# The same steps (vbi-records.c: input TV, PAL, S_FMT of teletext and
+# WSS, read()) on vivid's node and on the fake's sliced-vbi node; each
+# frame names its page (1xx, xx = its sequence number modulo 60), so a
+# frame vivid dropped under TCG shifts nothing: every vivid frame must be
+# byte for byte the fake's frame of the same page, all 36 records.
+VBIREC=${FGRAB_VBI_RECORDS:?FGRAB_VBI_RECORDS not set}
+FAKE_LIB=${FGRAB_FAKEV4L2:?FGRAB_FAKEV4L2 not set}
+FAKE_VBI=/dev/fgrab-fake-vbi0
+"$VBIREC" $VBI 90 >"$KT_WORK/ttx-vivid.txt" 2>"$KT_LOGS/ttx-vivid.log" ||
+	fail "vbi-records on vivid: exit status $?"
+LD_PRELOAD=$FAKE_LIB FAKEV4L2_DEVICES=$FAKE_VBI=sliced-vbi \
+	"$VBIREC" $FAKE_VBI 60 >"$KT_WORK/ttx-fake.txt" 2>"$KT_LOGS/ttx-fake.log" ||
+	fail "vbi-records on the fake: exit status $?"
+total=$(wc -l <"$KT_WORK/ttx-vivid.txt")
+pages=$(cut -d' ' -f1 "$KT_WORK/ttx-vivid.txt" | sort -u | wc -l)
+same=$(awk 'NR == FNR { fake[$0] = 1; next } $0 in fake { n++ } END { print n + 0 }' \
+	"$KT_WORK/ttx-fake.txt" "$KT_WORK/ttx-vivid.txt")
+info "vivid frames: $total ($pages pages); equal to the fake's frame of their page: $same"
+info "first pages: $(cut -d' ' -f1 "$KT_WORK/ttx-vivid.txt" | head -12 | tr '\n' ' ')"
+expect_eq "vivid frames read" "$total" 90
+expect_eq "vivid's frames are the fake's, byte for byte" "$same" "$total"
 
 section "PAL: WSS as fgrab-wss messages"
 gst wss-4x3 60 -m fgrabsrc device=$VBI input=1 norm=PAL num-buffers=10 ! fakesink
