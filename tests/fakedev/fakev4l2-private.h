@@ -340,8 +340,8 @@ struct _FakeV4l2Device
   gint vbi_minutes_west;
   guint8 vbi_tod[16];
   guint64 vbi_tod_made;
-  /* raw VBI (fakev4l2-vbiraw.c): the buffer type the last S_FMT chose
-   * (vivid's !stream_sliced_vbi_cap), the sample format G_FMT answers */
+  /* raw VBI (fakev4l2-vbiraw.c): the queue's type is VBI_CAPTURE (set
+   * by REQBUFS/CREATE_BUFS), the sample format G_FMT answers */
   gboolean vbi_raw;
   guint32 vbi_sample_format;
   guint32 vbi_samples_per_line;

@@ -108,12 +108,42 @@ sliced_fmt_ioctl (FakeV4l2Device * dev, guint32 request,
   err = try_fmt (dev, fmt);
   if (err != 0 || request != (guint32) VIDIOC_S_FMT)
     return err;
-  /* vidioc_s_fmt_sliced_vbi_cap(): the queue keeps its type while busy */
-  if (dev->vbi_raw && dev->streaming)
-    return EBUSY;
+  /* vidioc_s_fmt_sliced_vbi_cap() keeps the services only: the frames'
+   * kind is the queue's type, which REQBUFS changes (queue_type_ioctl) */
   dev->vbi_service_set = fmt->fmt.sliced.service_set;
-  dev->vbi_raw = FALSE;
   return 0;
+}
+
+/* REQBUFS and CREATE_BUFS of a VBI type: since Linux 5.14 raw and sliced
+ * VBI share one vb2 queue whose type only these change (vivid-core.c
+ * vidioc_reqbufs, vidioc_create_bufs: vb2_queue_change_type(), EBUSY
+ * while the queue has buffers, as read() gives it); read() then delivers
+ * frames of that type (vivid-kthread-cap.c: the buffer's type picks
+ * vivid_sliced_vbi_cap_process or the raw one).  Checked in the modules
+ * of Linux 6.1 and 6.12.  Then vb2_ioctl_reqbufs(): no buffers asked, no
+ * buffers made; the fake has no streaming I/O to give any. */
+static int
+queue_type_ioctl (FakeV4l2Device * dev, guint32 type, guint32 memory,
+    guint32 count)
+{
+  gboolean raw = type == V4L2_BUF_TYPE_VBI_CAPTURE;
+
+  if (raw != dev->vbi_raw && dev->streaming)
+    return EBUSY;
+  dev->vbi_raw = raw;
+  if (memory != V4L2_MEMORY_MMAP && memory != V4L2_MEMORY_USERPTR &&
+      memory != V4L2_MEMORY_DMABUF)
+    return EINVAL;
+  if (dev->streaming)
+    return EBUSY;
+  return count == 0 ? 0 : EINVAL;
+}
+
+static gboolean
+is_vbi_type (guint32 type)
+{
+  return type == V4L2_BUF_TYPE_VBI_CAPTURE ||
+      type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
 }
 
 gboolean
@@ -138,6 +168,23 @@ fake_v4l2_vbi_ioctl (FakeV4l2Device * dev, guint32 request, void *arg, int *err)
     case (guint32) VIDIOC_G_SLICED_VBI_CAP:
       *err = g_sliced_vbi_cap (dev, arg);
       return TRUE;
+    case (guint32) VIDIOC_REQBUFS:{
+      struct v4l2_requestbuffers *req = arg;
+
+      if (!is_vbi_type (req->type))
+        return FALSE;
+      *err = queue_type_ioctl (dev, req->type, req->memory, req->count);
+      return TRUE;
+    }
+    case (guint32) VIDIOC_CREATE_BUFS:{
+      struct v4l2_create_buffers *create = arg;
+
+      if (!is_vbi_type (create->format.type))
+        return FALSE;
+      *err = queue_type_ioctl (dev, create->format.type, create->memory,
+          create->count);
+      return TRUE;
+    }
     case (guint32) VIDIOC_ENUM_FMT:
       /* v4l_enum_fmt(): no formats to enumerate for VBI types */
       *err = EINVAL;
@@ -192,7 +239,8 @@ fake_v4l2_vbi_frame_size (FakeV4l2Device * dev)
 }
 
 /* A VBI node with @vbi_caps (sliced, raw or both), raw frames at first
- * when it has no sliced VBI. */
+ * when it has raw VBI (vivid-core.c vivid_create_queue: the queue's type
+ * is VBI_CAPTURE then, SLICED_VBI_CAPTURE on a node with sliced only). */
 static FakeV4l2Device *
 new_vbi_node (const gchar * path, guint32 vbi_caps)
 {
@@ -212,7 +260,7 @@ new_vbi_node (const gchar * path, guint32 vbi_caps)
   g_mutex_lock (&fake_v4l2_lock);
   dev->vbi_supported = ALL_SERVICES;
   dev->vbi_wss = 0x0008;
-  dev->vbi_raw = !(vbi_caps & V4L2_CAP_SLICED_VBI_CAPTURE);
+  dev->vbi_raw = (vbi_caps & V4L2_CAP_VBI_CAPTURE) != 0;
   dev->vbi_sample_format = V4L2_PIX_FMT_GREY;
   dev->vbi_samples_per_line = 1440;
   g_mutex_unlock (&fake_v4l2_lock);

@@ -562,10 +562,14 @@ void fake_v4l2_device_set_vbi_clock (FakeV4l2Device * dev, gint64 seconds,
  * fake_v4l2_vbi_raw_byte (n, l, s), not vivid's waveforms. */
 FakeV4l2Device *fake_v4l2_device_new_raw_vbi (const gchar * path);
 /* A VBI node with raw and sliced VBI both, as vivid's (node_types bits
- * 2-3 = 3): capabilities VBI_CAPTURE|SLICED_VBI_CAPTURE|READWRITE.  Its
- * frames are sliced records until an S_FMT of raw VBI, raw lines until
- * an S_FMT of sliced VBI (vivid's stream_sliced_vbi_cap); an S_FMT of the
- * other kind while a reader streams fails with EBUSY. */
+ * 2-3 = 3) since Linux 5.14: capabilities
+ * VBI_CAPTURE|SLICED_VBI_CAPTURE|READWRITE.  Its frames are raw lines
+ * until a REQBUFS or CREATE_BUFS of type SLICED_VBI_CAPTURE, sliced
+ * records until one of type VBI_CAPTURE (vivid-core.c vidioc_reqbufs:
+ * the type of the queue both share); S_FMT of either kind changes only
+ * the format.  Changing the type while a reader streams fails with
+ * EBUSY; REQBUFS answers 0 for count 0 (MMAP, USERPTR or DMABUF), EINVAL
+ * for buffers (no streaming I/O in the fake). */
 FakeV4l2Device *fake_v4l2_device_new_vbi (const gchar * path);
 /* The sample_format raw VBI's G_FMT answers (default GREY). */
 void fake_v4l2_device_set_vbi_sample_format (FakeV4l2Device * dev,

@@ -20,7 +20,8 @@
 /* What the fake's sliced VBI frames carry (fakev4l2-vbigen.c), read as an
  * application reads them and judged by a decoder this project did not
  * write: libzvbi's teletext page cache and XDS demultiplexer, which
- * refuse what fails its Hamming 8/4 or parity checks. */
+ * refuse what fails its Hamming 8/4 or parity checks; and which kind of
+ * frames read() gives on a node with raw and sliced VBI. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -337,6 +338,76 @@ test_xds_time_taken_at_frame_0 (void)
   close (fd);
 }
 
+static int
+reqbufs (int fd, guint32 type, guint32 memory, guint32 count)
+{
+  struct v4l2_requestbuffers req;
+
+  memset (&req, 0, sizeof (req));
+  req.type = type;
+  req.memory = memory;
+  req.count = count;
+  return ioctl (fd, VIDIOC_REQBUFS, &req) == 0 ? 0 : errno;
+}
+
+/* On a node with raw and sliced VBI, read() gives frames of the queue's
+ * type: raw at first (vivid_create_queue), whatever S_FMT says; REQBUFS
+ * of no buffers changes it, and cannot while a reader streams. */
+static void
+test_queue_type_follows_reqbufs (void)
+{
+  FakeV4l2Device *dev;
+  struct v4l2_format fmt;
+  int fd, fd2, input = 1;
+  v4l2_std_id std = V4L2_STD_PAL;
+  Frame frame;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new_vbi (VBI_PATH);
+  fd = open (VBI_PATH, O_RDWR);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_INPUT, &input), ==, 0);
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_STD, &std), ==, 0);
+  g_assert_true (fake_v4l2_device_get_vbi_raw (dev));
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
+  fmt.fmt.sliced.service_set = V4L2_SLICED_TELETEXT_B;
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_FMT, &fmt), ==, 0);
+  g_assert_true (fake_v4l2_device_get_vbi_raw (dev));
+  g_assert_cmpuint (fake_v4l2_device_get_vbi_service_set (dev), ==,
+      V4L2_SLICED_TELETEXT_B);
+
+  /* buffers are not the fake's; the type changes before that is known */
+  g_assert_cmpint (reqbufs (fd, V4L2_BUF_TYPE_SLICED_VBI_CAPTURE,
+          V4L2_MEMORY_MMAP, 4), ==, EINVAL);
+  g_assert_false (fake_v4l2_device_get_vbi_raw (dev));
+  g_assert_cmpint (reqbufs (fd, V4L2_BUF_TYPE_VBI_CAPTURE, 0, 0), ==, EINVAL);
+  g_assert_true (fake_v4l2_device_get_vbi_raw (dev));
+  g_assert_cmpint (reqbufs (fd, V4L2_BUF_TYPE_SLICED_VBI_CAPTURE,
+          V4L2_MEMORY_MMAP, 0), ==, 0);
+  g_assert_false (fake_v4l2_device_get_vbi_raw (dev));
+
+  read_frame (fd, frame);
+  g_assert_cmpuint (frame[0].id, ==, V4L2_SLICED_TELETEXT_B);
+  /* a reader streams: no type change, from it or another fd; the same
+   * type is refused too (vb2: file I/O in progress) */
+  fd2 = open (VBI_PATH, O_RDWR);
+  g_assert_cmpint (fd2, >=, 0);
+  g_assert_cmpint (reqbufs (fd2, V4L2_BUF_TYPE_VBI_CAPTURE,
+          V4L2_MEMORY_MMAP, 0), ==, EBUSY);
+  g_assert_cmpint (reqbufs (fd, V4L2_BUF_TYPE_SLICED_VBI_CAPTURE,
+          V4L2_MEMORY_MMAP, 0), ==, EBUSY);
+  g_assert_false (fake_v4l2_device_get_vbi_raw (dev));
+  /* S_FMT of raw VBI is not refused: it changes nothing read() gives */
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = V4L2_BUF_TYPE_VBI_CAPTURE;
+  g_assert_cmpint (ioctl (fd2, VIDIOC_S_FMT, &fmt), ==, 0);
+  g_assert_false (fake_v4l2_device_get_vbi_raw (dev));
+  close (fd2);
+  close (fd);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -351,5 +422,7 @@ main (int argc, char **argv)
       test_xds_checksums_as_vivid_sends_them);
   g_test_add_func ("/fakev4l2-vbi/xds/time-taken-at-frame-0",
       test_xds_time_taken_at_frame_0);
+  g_test_add_func ("/fakev4l2-vbi/queue-type-follows-reqbufs",
+      test_queue_type_follows_reqbufs);
   return g_test_run ();
 }

@@ -14,10 +14,9 @@
 # - PAL: the "fgrab-wss" messages say the aspect ratio vivid announces, and
 #   follow its "Standard Aspect Ratio" control (4:3, then 14:9);
 # - the webcam input has no VBI: the error says so.
-# vivid's node with raw and sliced VBI both (node_types=0x10d) is not used:
-# on this kernel its read() gives raw VBI samples even after S_FMT of sliced
-# VBI (a plain S_FMT + read() shows the same), which fgrabsrc reports as
-# records no service has.
+# vivid's node with raw and sliced VBI both (node_types=0x10d) is vbi-raw's:
+# there read() takes the type of the queue the two share, which REQBUFS
+# changes and S_FMT does not (Linux 5.14 on).
 #@vivid: n_devs=1 node_types=0x109
 #@v4l2loopback: none
 # shellcheck source=../lib.sh
