@@ -17,10 +17,10 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* The VBI capture node: vivid's (vivid-vbi-cap.c, vivid-vbi-gen.c) for
- * the format ioctls and the frames' records; what the records carry is
- * fakev4l2-vbigen.c's, raw VBI fakev4l2-vbiraw.c's.  The reading itself is fakev4l2-io.c's, as for RAW
- * frames under vb2. */
+/* The VBI capture node: vivid's (vivid-vbi-cap.c, vivid-core.c) for the
+ * format ioctls, the queue type and the frames' records; what the records
+ * carry is fakev4l2-vbigen.c's, raw VBI fakev4l2-vbiraw.c's.  The reading
+ * itself is fakev4l2-io.c's, as for RAW frames under vb2. */
 
 #include <errno.h>
 #include <string.h>
