@@ -53,7 +53,7 @@ lines = [l.split()[1] for l in open(sys.argv[1]) if l.startswith("cc ")]
 print(" ".join(l[2 * 80:2 * 82] for l in lines[:10]))
 ' "$1"
 }
-for try in 1 2; do
+for _ in 1 2; do
 	"$VBIREC" $VBI 10 ntsc >"$KT_WORK/xds-vivid.txt" 2>"$KT_LOGS/xds-vivid.log" ||
 		fail "vbi-records ntsc on vivid: exit status $?"
 	LD_PRELOAD=$FAKE_LIB FAKEV4L2_DEVICES=$FAKE_VBI=sliced-vbi \
