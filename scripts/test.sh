@@ -38,7 +38,7 @@ dist_logs=$build-$dist_suite
 install_packages test.sh meson ninja-build pkg-config gcc libc6-dev linux-libc-dev \
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-  indent valgrind clang llvm libv4l-dev \
+  indent valgrind clang llvm libv4l-dev libzvbi-dev \
   python3-gi gstreamer1.0-plugins-bad gir1.2-gst-rtsp-server-1.0 ffmpeg \
   debhelper dpkg-dev fakeroot lintian debootstrap || exit 1
 

@@ -24,6 +24,8 @@ PACKAGES=(
 	gstreamer1.0-plugins-base-apps python3-gi gir1.2-gstreamer-1.0 indent
 	# libv4lconvert, the reference of check-fgrabhm12ref and -formatref
 	libv4l-dev
+	# libzvbi, the reference of test-fakev4l2-vbi
+	libzvbi-dev
 	# the MPEG peers (fgrabmpegpeers), the network examples and the
 	# network and vbi-captions groups, as on the host
 	gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav

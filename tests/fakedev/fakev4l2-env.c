@@ -213,6 +213,8 @@ static void __attribute__((constructor))
         dev = env_encoder_new (entry, TRUE);
       } else if (strcmp (eq + 1, "vivid-live") == 0) {
         dev = env_vivid_live_new (entry);
+      } else if (strcmp (eq + 1, "sliced-vbi") == 0) {
+        dev = fake_v4l2_device_new_sliced_vbi (entry);
       } else if (strcmp (eq + 1, "hm12") == 0) {
         dev = fake_v4l2_device_new_hm12 (entry);
         if (dev != NULL)
@@ -223,7 +225,8 @@ static void __attribute__((constructor))
     if (dev == NULL) {
       g_printerr ("fakev4l2: bad FAKEV4L2_DEVICES entry '%s' (want "
           "PATH=capture, output, loopback-watched, loopback-012, encoder, "
-          "encoder-ts, hm12 or vivid-live, " "each path " "once)\n", orig);
+          "encoder-ts, hm12, sliced-vbi or vivid-live, each path once)\n",
+          orig);
       _exit (2);
     }
     g_free (orig);

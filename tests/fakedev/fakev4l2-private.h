@@ -333,8 +333,15 @@ struct _FakeV4l2Device
   guint16 vbi_service_set;
   guint16 vbi_wss;
   GHashTable *vbi_frames;
-  /* raw VBI (fakev4l2-vbiraw.c): the buffer type the last S_FMT chose
-   * (vivid's !stream_sliced_vbi_cap), the sample format G_FMT answers */
+  /* XDS time of day (fakev4l2-vbigen.c): the clock set by the test (else
+   * the wall clock), the packet and 1 + the frame it was made at */
+  gboolean vbi_clock_set;
+  gint64 vbi_clock;
+  gint vbi_minutes_west;
+  guint8 vbi_tod[16];
+  guint64 vbi_tod_made;
+  /* raw VBI (fakev4l2-vbiraw.c): the queue's type is VBI_CAPTURE (set
+   * by REQBUFS/CREATE_BUFS), the sample format G_FMT answers */
   gboolean vbi_raw;
   guint32 vbi_sample_format;
   guint32 vbi_samples_per_line;
@@ -498,6 +505,12 @@ G_GNUC_INTERNAL void fake_v4l2_vbi_free (FakeV4l2Device * dev);
 G_GNUC_INTERNAL v4l2_std_id fake_v4l2_vbi_std (FakeV4l2Device * dev);
 /* The bytes of one frame of the VBI node in its current mode. */
 G_GNUC_INTERNAL gsize fake_v4l2_vbi_frame_size (FakeV4l2Device * dev);
+
+/* fakev4l2-vbigen.c */
+/* Frame @n's records as vivid_vbi_gen_sliced() makes them, into @recs
+ * (zeroed, FAKE_VBI_RECORDS). */
+G_GNUC_INTERNAL void fake_v4l2_vbi_generate (FakeV4l2Device * dev,
+    guint64 n, struct v4l2_sliced_vbi_data *recs);
 
 /* fakev4l2-vbiraw.c */
 /* vivid's raw VBI format under the current standard (its G_FMT). */

@@ -17,10 +17,10 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* The VBI capture node: vivid's (vivid-vbi-cap.c, vivid-vbi-gen.c) for
- * the format ioctls and the records of each sliced frame; raw VBI is
- * fakev4l2-vbiraw.c's.  The reading itself is fakev4l2-io.c's, as for RAW
- * frames under vb2. */
+/* The VBI capture node: vivid's (vivid-vbi-cap.c, vivid-core.c) for the
+ * format ioctls, the queue type and the frames' records; what the records
+ * carry is fakev4l2-vbigen.c's, raw VBI fakev4l2-vbiraw.c's.  The reading
+ * itself is fakev4l2-io.c's, as for RAW frames under vb2. */
 
 #include <errno.h>
 #include <string.h>
@@ -31,55 +31,12 @@
 #define ALL_SERVICES \
   (V4L2_SLICED_CAPTION_525 | V4L2_SLICED_WSS_625 | V4L2_SLICED_TELETEXT_B)
 
-/* vivid's two caption sequences: a "resume caption loading" command, the
- * text, an "end of caption" command (vivid_cc_sequence1/2). */
-static const guint8 cc_sequence1[] = {
-  0x14, 0x20, 'H', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '!',
-  0x14, 0x2f,
-};
-
-static const guint8 cc_sequence2[] = {
-  0x14, 0x20, 'C', 'l', 'o', 's', 'e', 'd', ' ', 'c', 'a', 'p', 't', 'i',
-  'o', 'n', 's', ' ', 't', 'e', 's', 't', 0x14, 0x2f,
-};
-
 v4l2_std_id
 fake_v4l2_vbi_std (FakeV4l2Device * dev)
 {
   if (dev->cur_route >= dev->routes->len)
     return 0;
   return g_array_index (dev->routes, FakeRoute, dev->cur_route).cur_std;
-}
-
-/* odd parity in bit 7, as CEA-608 sends each byte */
-static guint8
-odd_parity (guint8 val)
-{
-  guint bits = 0, i;
-
-  for (i = 0; i < 7; i++)
-    bits += (val >> i) & 1;
-  return (val & 0x7f) | ((bits & 1) ? 0 : 0x80);
-}
-
-void
-fake_v4l2_vbi_caption_pair (guint64 n, guint8 pair[2])
-{
-  guint frame = n % 60;
-  const guint8 *seq = NULL;
-  gsize len = 0;
-
-  if (frame < 15) {
-    seq = cc_sequence1;
-    len = sizeof (cc_sequence1);
-  } else if (frame >= 30 && frame < 45) {
-    seq = cc_sequence2;
-    len = sizeof (cc_sequence2);
-    frame -= 30;
-  }
-  /* vivid's sequences are arrays of 30 bytes: zeros after the text */
-  pair[0] = odd_parity (seq && 2 * frame < len ? seq[2 * frame] : 0);
-  pair[1] = odd_parity (seq && 2 * frame + 1 < len ? seq[2 * frame + 1] : 0);
 }
 
 /* vivid_fill_service_lines() */
@@ -151,12 +108,42 @@ sliced_fmt_ioctl (FakeV4l2Device * dev, guint32 request,
   err = try_fmt (dev, fmt);
   if (err != 0 || request != (guint32) VIDIOC_S_FMT)
     return err;
-  /* vidioc_s_fmt_sliced_vbi_cap(): the queue keeps its type while busy */
-  if (dev->vbi_raw && dev->streaming)
-    return EBUSY;
+  /* vidioc_s_fmt_sliced_vbi_cap() keeps the services only: the frames'
+   * kind is the queue's type, which REQBUFS changes (queue_type_ioctl) */
   dev->vbi_service_set = fmt->fmt.sliced.service_set;
-  dev->vbi_raw = FALSE;
   return 0;
+}
+
+/* REQBUFS and CREATE_BUFS of a VBI type: since Linux 5.14 raw and sliced
+ * VBI share one vb2 queue whose type only these change (vivid-core.c
+ * vidioc_reqbufs, vidioc_create_bufs: vb2_queue_change_type(), EBUSY
+ * while the queue has buffers, as read() gives it); read() then delivers
+ * frames of that type (vivid-kthread-cap.c: the buffer's type picks
+ * vivid_sliced_vbi_cap_process or the raw one).  Checked in the modules
+ * of Linux 6.1 and 6.12.  Then vb2_ioctl_reqbufs(): no buffers asked, no
+ * buffers made; the fake has no streaming I/O to give any. */
+static int
+queue_type_ioctl (FakeV4l2Device * dev, guint32 type, guint32 memory,
+    guint32 count)
+{
+  gboolean raw = type == V4L2_BUF_TYPE_VBI_CAPTURE;
+
+  if (raw != dev->vbi_raw && dev->streaming)
+    return EBUSY;
+  dev->vbi_raw = raw;
+  if (memory != V4L2_MEMORY_MMAP && memory != V4L2_MEMORY_USERPTR &&
+      memory != V4L2_MEMORY_DMABUF)
+    return EINVAL;
+  if (dev->streaming)
+    return EBUSY;
+  return count == 0 ? 0 : EINVAL;
+}
+
+static gboolean
+is_vbi_type (guint32 type)
+{
+  return type == V4L2_BUF_TYPE_VBI_CAPTURE ||
+      type == V4L2_BUF_TYPE_SLICED_VBI_CAPTURE;
 }
 
 gboolean
@@ -181,6 +168,23 @@ fake_v4l2_vbi_ioctl (FakeV4l2Device * dev, guint32 request, void *arg, int *err)
     case (guint32) VIDIOC_G_SLICED_VBI_CAP:
       *err = g_sliced_vbi_cap (dev, arg);
       return TRUE;
+    case (guint32) VIDIOC_REQBUFS:{
+      struct v4l2_requestbuffers *req = arg;
+
+      if (!is_vbi_type (req->type))
+        return FALSE;
+      *err = queue_type_ioctl (dev, req->type, req->memory, req->count);
+      return TRUE;
+    }
+    case (guint32) VIDIOC_CREATE_BUFS:{
+      struct v4l2_create_buffers *create = arg;
+
+      if (!is_vbi_type (create->format.type))
+        return FALSE;
+      *err = queue_type_ioctl (dev, create->format.type, create->memory,
+          create->count);
+      return TRUE;
+    }
     case (guint32) VIDIOC_ENUM_FMT:
       /* v4l_enum_fmt(): no formats to enumerate for VBI types */
       *err = EINVAL;
@@ -192,41 +196,6 @@ fake_v4l2_vbi_ioctl (FakeV4l2Device * dev, guint32 request, void *arg, int *err)
       return TRUE;
     default:
       return FALSE;
-  }
-}
-
-/* vivid_vbi_gen_sliced() for frame @n into @recs (zeroed). */
-static void
-generate (FakeV4l2Device * dev, guint64 n, struct v4l2_sliced_vbi_data *recs)
-{
-  v4l2_std_id std = fake_v4l2_vbi_std (dev);
-  guint i, r = 0;
-
-  if (std & V4L2_STD_525_60) {
-    recs[0].id = recs[1].id = V4L2_SLICED_CAPTION_525;
-    recs[0].line = recs[1].line = 21;
-    recs[1].field = 1;
-    fake_v4l2_vbi_caption_pair (n, recs[0].data);
-    recs[1].data[0] = recs[1].data[1] = odd_parity (0);
-    return;
-  }
-  if (!(std & V4L2_STD_625_50))
-    return;
-  for (i = 0; i < 12; i++, r++) {
-    recs[r].id = V4L2_SLICED_TELETEXT_B;
-    recs[r].line = 7 + i;
-    memset (recs[r].data, 0x20, 42);
-  }
-  recs[r].id = V4L2_SLICED_WSS_625;
-  recs[r].line = 23;
-  recs[r].data[0] = dev->vbi_wss & 0xff;
-  recs[r].data[1] = dev->vbi_wss >> 8;
-  r++;
-  for (i = 0; i < 12; i++, r++) {
-    recs[r].id = V4L2_SLICED_TELETEXT_B;
-    recs[r].field = 1;
-    recs[r].line = 7 + i;
-    memset (recs[r].data, 0x20, 42);
   }
 }
 
@@ -247,7 +216,7 @@ fake_v4l2_vbi_fill (FakeV4l2Device * dev, guint64 n, gsize pos, guint8 * out,
   if (given)
     memcpy (recs, g_bytes_get_data (given, NULL), g_bytes_get_size (given));
   else
-    generate (dev, n, recs);
+    fake_v4l2_vbi_generate (dev, n, recs);
   g_assert (pos + len <= sizeof (recs));
   memcpy (out, (guint8 *) recs + pos, len);
 }
@@ -270,7 +239,8 @@ fake_v4l2_vbi_frame_size (FakeV4l2Device * dev)
 }
 
 /* A VBI node with @vbi_caps (sliced, raw or both), raw frames at first
- * when it has no sliced VBI. */
+ * when it has raw VBI (vivid-core.c vivid_create_queue: the queue's type
+ * is VBI_CAPTURE then, SLICED_VBI_CAPTURE on a node with sliced only). */
 static FakeV4l2Device *
 new_vbi_node (const gchar * path, guint32 vbi_caps)
 {
@@ -290,7 +260,7 @@ new_vbi_node (const gchar * path, guint32 vbi_caps)
   g_mutex_lock (&fake_v4l2_lock);
   dev->vbi_supported = ALL_SERVICES;
   dev->vbi_wss = 0x0008;
-  dev->vbi_raw = !(vbi_caps & V4L2_CAP_SLICED_VBI_CAPTURE);
+  dev->vbi_raw = (vbi_caps & V4L2_CAP_VBI_CAPTURE) != 0;
   dev->vbi_sample_format = V4L2_PIX_FMT_GREY;
   dev->vbi_samples_per_line = 1440;
   g_mutex_unlock (&fake_v4l2_lock);

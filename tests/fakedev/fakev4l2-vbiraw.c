@@ -50,13 +50,9 @@ fake_v4l2_vbi_raw_ioctl (FakeV4l2Device * dev, guint32 request,
       fake_v4l2_vbi_std (dev) == 0)
     return EINVAL;
   /* vivid's TRY_FMT and S_FMT are its G_FMT: nothing can be changed */
+  /* nor does S_FMT change the queue's type (fakev4l2-vbi.c
+   * queue_type_ioctl) */
   fake_v4l2_vbi_raw_format (dev, &fmt->fmt.vbi);
-  if (request != (guint32) VIDIOC_S_FMT)
-    return 0;
-  /* vidioc_s_fmt_vbi_cap(): the queue keeps its type while busy */
-  if (!dev->vbi_raw && dev->streaming)
-    return EBUSY;
-  dev->vbi_raw = TRUE;
   return 0;
 }
 

@@ -510,10 +510,13 @@ guint16 fake_v4l2_device_get_signal (FakeV4l2Device * dev, guint tuner);
  * vivid_vbi_gen_sliced() makes them: on 525 lines CC on line 21 of field
  * 0 carrying vivid's "Hello world!" (frames 0-14 of every 60) and "Closed
  * captions test" (30-44) with odd parity, padding 0x80 0x80 otherwise,
- * and field 1 padding always (vivid sends its XDS time of day there in
- * frames 0-7 of every 1800, from the wall clock: left out); on 625 lines
- * 12 teletext records per field (lines 7-18, packets of 0x20) and WSS on
- * line 23 of field 0 (fake_v4l2_device_set_vbi_wss, 0x0008: 4:3). */
+ * and on field 1 the XDS time of day in frames 0-7 of every 1800
+ * (fake_v4l2_vbi_time_of_day_packet of the clock at the first of them:
+ * the wall clock, or fake_v4l2_device_set_vbi_clock's), padding
+ * otherwise; on 625 lines 12 teletext records per field (lines 7-18:
+ * rows 0-11 of magazine 1 on field 0, rows 12-23 on field 1, each
+ * fake_v4l2_vbi_teletext_packet) and WSS on line 23 of field 0
+ * (fake_v4l2_device_set_vbi_wss, 0x0008: 4:3). */
 FakeV4l2Device *fake_v4l2_device_new_sliced_vbi (const gchar * path);
 /* The services TRY/S_FMT keep besides the standard's rule (default
  * CAPTION_525 | WSS_625 | TELETEXT_B): a driver that cannot decode one. */
@@ -530,6 +533,21 @@ void fake_v4l2_device_set_vbi_frame (FakeV4l2Device * dev, guint64 n,
 guint16 fake_v4l2_device_get_vbi_service_set (FakeV4l2Device * dev);
 /* The CC pair vivid sends on line 21 of field 0 in frame @n. */
 void fake_v4l2_vbi_caption_pair (guint64 n, guint8 pair[2]);
+/* The teletext packet vivid sends for row @row (0-23) in frame @n
+ * (vivid_vbi_gen_teletext): magazine 1, the address Hamming 8/4 coded;
+ * row 0 a page header of page 1xx, xx = n % 60, subcode 0, C11 set; the
+ * text "Page: 1xx Row: rr" (from the header's byte 10, else byte 2) and
+ * spaces, every text byte with odd parity. */
+void fake_v4l2_vbi_teletext_packet (guint row, guint64 n, guint8 packet[42]);
+/* The 16 bytes of XDS vivid sends on line 21 of field 1 in frames 0-7 of
+ * every 1800 (vivid_vbi_gen_set_time_of_day): the time of day of the UTC
+ * time @seconds and the time zone @minutes_west (the kernel's sys_tz). */
+void fake_v4l2_vbi_time_of_day_packet (gint64 seconds, gint minutes_west,
+    guint8 packet[16]);
+/* The clock the XDS time of day is taken from: @seconds (UTC) at every
+ * frame, @minutes_west its zone.  Without it, the wall clock, zone 0. */
+void fake_v4l2_device_set_vbi_clock (FakeV4l2Device * dev, gint64 seconds,
+    gint minutes_west);
 
 /* A raw VBI capture node (fakev4l2-vbiraw.c) as vivid's with raw VBI only
  * (node_types bits 2-3 = 1): capabilities VBI_CAPTURE|READWRITE, the
@@ -544,10 +562,14 @@ void fake_v4l2_vbi_caption_pair (guint64 n, guint8 pair[2]);
  * fake_v4l2_vbi_raw_byte (n, l, s), not vivid's waveforms. */
 FakeV4l2Device *fake_v4l2_device_new_raw_vbi (const gchar * path);
 /* A VBI node with raw and sliced VBI both, as vivid's (node_types bits
- * 2-3 = 3): capabilities VBI_CAPTURE|SLICED_VBI_CAPTURE|READWRITE.  Its
- * frames are sliced records until an S_FMT of raw VBI, raw lines until
- * an S_FMT of sliced VBI (vivid's stream_sliced_vbi_cap); an S_FMT of the
- * other kind while a reader streams fails with EBUSY. */
+ * 2-3 = 3) since Linux 5.14: capabilities
+ * VBI_CAPTURE|SLICED_VBI_CAPTURE|READWRITE.  Its frames are raw lines
+ * until a REQBUFS or CREATE_BUFS of type SLICED_VBI_CAPTURE, sliced
+ * records until one of type VBI_CAPTURE (vivid-core.c vidioc_reqbufs:
+ * the type of the queue both share); S_FMT of either kind changes only
+ * the format.  Changing the type while a reader streams fails with
+ * EBUSY; REQBUFS answers 0 for count 0 (MMAP, USERPTR or DMABUF), EINVAL
+ * for buffers (no streaming I/O in the fake). */
 FakeV4l2Device *fake_v4l2_device_new_vbi (const gchar * path);
 /* The sample_format raw VBI's G_FMT answers (default GREY). */
 void fake_v4l2_device_set_vbi_sample_format (FakeV4l2Device * dev,

@@ -171,6 +171,8 @@ set_services (FgrabNode * node, GError ** error)
     g_free (debug);
     return FALSE;
   }
+  if (!fgrab_vbi_select_queue (node, fmt.type, error))
+    return FALSE;
 
   node->type = fmt.type;
   node->std = std;

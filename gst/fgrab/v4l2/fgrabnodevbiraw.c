@@ -208,7 +208,8 @@ fgrab_node_set_raw_vbi_format (FgrabNode * node,
   GST_DEBUG ("%s: S_FMT raw VBI: %u samples at %u Hz, lines %u+%u",
       node->path, fmt.fmt.vbi.samples_per_line, fmt.fmt.vbi.sampling_rate,
       fmt.fmt.vbi.count[0], fmt.fmt.vbi.count[1]);
-  if (!check_driver_kept (node, &want, &fmt.fmt.vbi, error))
+  if (!check_driver_kept (node, &want, &fmt.fmt.vbi, error) ||
+      !fgrab_vbi_select_queue (node, fmt.type, error))
     return FALSE;
 
   node->type = fmt.type;

@@ -19,7 +19,7 @@
 
 /* What sliced (fgrabnodevbi.c) and raw (fgrabnodevbiraw.c) VBI share:
  * the standard the lines follow (525 or 625 lines) and its frame rate,
- * and the error of a refused VBI format. */
+ * the queue type read() takes, and the error of a refused VBI format. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -56,6 +56,32 @@ fgrab_vbi_set_format_error (FgrabNode * node, enum v4l2_buf_type type,
         "TV or S-Video input with the input property.", node->path,
         vbi_kind (type));
   g_free (debug);
+}
+
+gboolean
+fgrab_vbi_select_queue (FgrabNode * node, enum v4l2_buf_type type,
+    GError ** error)
+{
+  struct v4l2_requestbuffers req;
+  const guint32 both = V4L2_CAP_VBI_CAPTURE | V4L2_CAP_SLICED_VBI_CAPTURE;
+
+  if ((node->node_caps & both) != both)
+    return TRUE;
+  memset (&req, 0, sizeof (req));
+  req.type = type;
+  req.memory = V4L2_MEMORY_MMAP;
+  if (fgrab_node_ioctl (node, VIDIOC_REQBUFS, &req) == 0) {
+    GST_DEBUG ("%s: REQBUFS(0, %s VBI): read() takes that queue type",
+        node->path, vbi_kind (type));
+    return TRUE;
+  }
+  if (errno == EBUSY) {
+    fgrab_vbi_set_format_error (node, type, "VIDIOC_REQBUFS", errno, error);
+    return FALSE;
+  }
+  GST_DEBUG ("%s: REQBUFS(0, %s VBI): %s; the S_FMT chose the type",
+      node->path, vbi_kind (type), g_strerror (errno));
+  return TRUE;
 }
 
 gboolean

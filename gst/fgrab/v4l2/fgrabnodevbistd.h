@@ -32,6 +32,14 @@ G_BEGIN_DECLS
  * @err (EBUSY: another reader; else no VBI of that kind on the input). */
 void fgrab_vbi_set_format_error (FgrabNode * node, enum v4l2_buf_type type,
     const gchar * ioctl_name, gint err, GError ** error);
+/* Makes read() deliver VBI of buffer type @type after its S_FMT, on a
+ * node with raw and sliced VBI both: REQBUFS of no buffers of that type,
+ * which is what changes the type of the queue the two share (vivid since
+ * Linux 5.14).  Drivers that change it at S_FMT, or whose read() has no
+ * queue to change, refuse it: nothing to do then.  FALSE with the error
+ * when another reader holds the queue (EBUSY). */
+gboolean fgrab_vbi_select_queue (FgrabNode * node, enum v4l2_buf_type type,
+    GError ** error);
 /* The standard in force, of 525 lines or of 625 (@lines_525 FALSE), or
  * FALSE with the error that asks for the norm property. */
 gboolean fgrab_vbi_read_standard (FgrabNode * node, v4l2_std_id * std,

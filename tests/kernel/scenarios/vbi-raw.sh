@@ -13,8 +13,13 @@
 # - the raw-only node: fgrabsrc's caps carry what v4l2-ctl --get-fmt-vbi
 #   reports, N buffers of (count1 + count2) x samples bytes arrive at
 #   30000/1001, line 21 holds the CC waveform;
-# - the node with both: its caps offer sliced first, and a video/x-raw caps
-#   filter picks raw lines of the same size.
+# - the node with both: its caps offer sliced first, and by default vivid's
+#   captions arrive; a video/x-raw caps filter then picks raw lines of the
+#   same size.  Since Linux 5.14 the two share one vb2 queue whose type
+#   only REQBUFS/CREATE_BUFS change (vivid-core.c vidioc_reqbufs,
+#   vb2_queue_change_type), not S_FMT, and read() takes the queue's type:
+#   raw at first (vivid_create_queue).  fgrabsrc asks REQBUFS of no buffers
+#   of the type it set (fgrab_vbi_select_queue) each way.
 #@vivid: n_devs=2 node_types=0x105,0x10d
 #@v4l2loopback: none
 # shellcheck source=../lib.sh
@@ -118,9 +123,21 @@ print(0xc0 in row(11), 0xc0 in row(23), set(row(0)) == {0x10})
 expect_eq "CC waveform on line 21 of both fields, line 10 blank" "$wave" "True True True"
 
 section "the node with raw and sliced VBI: video/x-raw picks raw"
-gst both-probe 60 fgrabsrc device="$BOTH" input=1 norm=NTSC num-buffers=1 ! fakesink
+gst both-cc 60 fgrabsrc device="$BOTH" input=1 norm=NTSC num-buffers=100 ! \
+	filesink location="$KT_WORK/both.s334"
 expect_eq "gst-launch exit (default caps)" "$KT_RC" 0
 expect_eq "default: sliced captions" "$(src_caps | cut -d, -f1)" "closedcaption/x-cea-608"
+expect_no_log "every record one of a service" "no service"
+expect_eq "bytes of 100 frames (line 21 of both fields)" \
+	"$(stat -c %s "$KT_WORK/both.s334")" $((100 * 6))
+$KT_PYTHON "$KT_DIR/cc-text.py" s334 "$KT_WORK/both.s334" >"$KT_WORK/both.txt"
+info "fgrabsrc pushed: $(tr '\n' '|' <"$KT_WORK/both.txt")"
+set +e
+out=$($KT_PYTHON "$KT_DIR/cc-text.py" check "$KT_WORK/both.txt" 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$out" | sed 's/^/      /'
+expect_eq "vivid's captions from the node with both" "$rc" 0
 gst both-raw 120 fgrabsrc device="$BOTH" input=1 norm=NTSC num-buffers=$N ! \
 	video/x-raw ! identity silent=false ! filesink location="$KT_WORK/both.vbi"
 expect_eq "gst-launch exit (video/x-raw)" "$KT_RC" 0
