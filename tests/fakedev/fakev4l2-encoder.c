@@ -69,10 +69,281 @@ fake_v4l2_encoder_start (FakeV4l2Device * dev, FakeFd * ffd)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Encoder commands (ivtv_encoder_cmd, ivtv_try_encoder_cmd) */
+/* The stream's owner and its end (ivtv_claim_stream, ivtv_release_stream) */
+
+/* ivtv_claim_stream(): the first fd that starts a capture holds the
+ * stream until it is released; hdpvr lets every fd read. */
+static gboolean
+claimed_by_other (FakeV4l2Device * dev, FakeFd * ffd)
+{
+  return dev->enc_driver == FAKE_V4L2_ENCODER_IVTV && dev->streaming &&
+      (ffd == NULL || !ffd->streaming);
+}
+
+/* ivtv_release_stream(): no owner any more, the queues flushed; the next
+ * capture is a new stream from its first pack. */
+static void
+release_stream (FakeV4l2Device * dev)
+{
+  guint64 left = fake_v4l2_stream_available (dev);
+  GList *l;
+
+  if (left != G_MAXUINT64)
+    fake_v4l2_stream_consume (dev, left);
+  fake_v4l2_encoder_reset (dev);
+  dev->stream_pos = 0;
+  dev->unit_left = 0;
+  dev->streaming = FALSE;
+  for (l = dev->fds; l; l = l->next)
+    ((FakeFd *) l->data)->streaming = FALSE;
+}
+
+/* ivtv_v4l2_enc_poll(): the stream ended (IVTV_F_S_STREAMOFF) and
+ * nothing is left to read. */
+static gboolean
+at_end_of_stream (FakeV4l2Device * dev)
+{
+  return dev->enc_state == FAKE_ENC_STOPPING &&
+      dev->stream_pos >= dev->enc_eos_at;
+}
+
+/* A read() asleep when a STOP flushed the stream wakes to end of stream
+ * (ivtv_get_buffer() finds the stream stopped and its queues empty). */
+static gboolean
+flushed_under (FakeV4l2Device * dev, FakeFd * ffd)
+{
+  return ffd->enc_blocked && ffd->enc_flushes_seen != dev->enc_flushes;
+}
+
+gboolean
+fake_v4l2_encoder_ready (FakeV4l2Device * dev)
+{
+  GList *l;
+
+  for (l = dev->fds; l; l = l->next)
+    if (flushed_under (dev, l->data))
+      return TRUE;
+  /* the rest of a stopped capture is all there (unless a stall holds it
+   * back), then POLLHUP */
+  if (at_end_of_stream (dev))
+    return TRUE;
+  if (dev->stalled)
+    return FALSE;
+  if (dev->enc_state == FAKE_ENC_STOPPING)
+    return TRUE;
+  if (dev->enc_paused)
+    return dev->enc_pause_left > 0;
+  return fake_v4l2_stream_available (dev) > 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* read() (ivtv_v4l2_read, ivtv_read, ivtv_get_buffer; hdpvr_read) */
+
+gssize
+fake_v4l2_encoder_read (FakeV4l2Device * dev, FakeFd * ffd, guint8 * out,
+    gsize count, gboolean nonblock, int *err)
+{
+  gsize n;
+
+  /* ivtv_v4l2_read() takes serialize_lock, which a STOP holds */
+  fake_v4l2_encoder_wait_idle (dev);
+  if (ffd->enc_blocked) {
+    gboolean flushed = flushed_under (dev, ffd);
+
+    ffd->enc_blocked = FALSE;
+    if (flushed)
+      return 0;
+  }
+  /* ivtv_start_capture(): ivtv_claim_stream() comes first */
+  if (claimed_by_other (dev, ffd)) {
+    *err = EBUSY;
+    return -1;
+  }
+  if (dev->enc_state == FAKE_ENC_IDLE)
+    fake_v4l2_encoder_start (dev, ffd);
+
+  if (at_end_of_stream (dev)) {
+    /* ivtv_read(): end of stream, and the stream is released */
+    release_stream (dev);
+    return 0;
+  }
+  if (dev->enc_state == FAKE_ENC_STOPPING && !dev->stalled) {
+    /* ivtv_read() fills the whole count from the buffers ready */
+    n = MIN (count, dev->enc_eos_at - dev->stream_pos);
+    dev->enc_after_stop += n;
+  } else {
+    guint64 avail = dev->stalled ? 0 : dev->enc_paused ?
+        dev->enc_pause_left : fake_v4l2_stream_available (dev);
+
+    if (avail == 0) {
+      /* ivtv_get_buffer() sleeps until a buffer comes or the stream
+       * stops */
+      *err = EAGAIN;
+      if (!nonblock) {
+        ffd->enc_blocked = TRUE;
+        ffd->enc_flushes_seen = dev->enc_flushes;
+      }
+      return -1;
+    }
+    n = MIN (count, avail);
+    fake_v4l2_stream_consume (dev, n);
+    if (dev->enc_paused)
+      dev->enc_pause_left -= n;
+  }
+  fake_v4l2_encoder_fill (dev, dev->stream_pos, out, n);
+  dev->stream_pos += n;
+  dev->enc_read_any = TRUE;
+  dev->enc_last_pos = dev->stream_pos;
+  dev->frames_read++;
+  return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* poll() (ivtv_v4l2_enc_poll, hdpvr_poll) */
+
+static FakeFd *
+encoder_fd (const struct pollfd *p)
+{
+  FakeFd *ffd;
+
+  if (p->fd < 0)
+    return NULL;
+  ffd = g_hash_table_lookup (fake_v4l2_fds, GINT_TO_POINTER (p->fd));
+  if (ffd == NULL || ffd->dev == NULL ||
+      ffd->dev->content != FAKE_V4L2_CONTENT_ENCODER || ffd->dev->output)
+    return NULL;
+  return ffd;
+}
+
+/* ivtv_v4l2_enc_poll(), hdpvr_poll(): a poll() for POLLIN starts a
+ * capture where none runs, as a read() would.  (ivtv answers POLLERR when
+ * that start fails; the fake's starts do not fail: a stream that is not
+ * running has no owner.) */
+void
+fake_v4l2_encoder_poll_begin (const struct pollfd *fds, nfds_t n)
+{
+  nfds_t i;
+
+  if (g_atomic_int_get (&fake_v4l2_n_fds) == 0 || fds == NULL)
+    return;
+  g_mutex_lock (&fake_v4l2_lock);
+  for (i = 0; i < n; i++) {
+    FakeFd *ffd = encoder_fd (&fds[i]);
+
+    if (ffd == NULL || !(fds[i].events & (POLLIN | POLLRDNORM)) ||
+        ffd->dev->enc_state != FAKE_ENC_IDLE)
+      continue;
+    fake_v4l2_encoder_wait_idle (ffd->dev);
+    fake_v4l2_encoder_start (ffd->dev, ffd);
+    fake_v4l2_sync_readiness (ffd->dev);
+  }
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+/* The socket behind an encoder fd is readable at the end of the stream
+ * too: ivtv answers POLLHUP there instead of POLLIN. */
+int
+fake_v4l2_encoder_poll_end (struct pollfd *fds, nfds_t n, int ready)
+{
+  nfds_t i;
+
+  if (g_atomic_int_get (&fake_v4l2_n_fds) == 0 || fds == NULL)
+    return ready;
+  g_mutex_lock (&fake_v4l2_lock);
+  for (i = 0; i < n; i++) {
+    FakeFd *ffd = encoder_fd (&fds[i]);
+    short was = fds[i].revents;
+
+    if (ffd != NULL && (was & POLLIN) && ffd->dev->enc_driver ==
+        FAKE_V4L2_ENCODER_IVTV && at_end_of_stream (ffd->dev))
+      fds[i].revents = (was & ~(POLLIN | POLLRDNORM)) | POLLHUP;
+  }
+  g_mutex_unlock (&fake_v4l2_lock);
+  return ready;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Encoder commands (ivtv_encoder_cmd, ivtv_try_encoder_cmd,
+ * ivtv_stop_capture, ivtv_stop_v4l2_encode_stream; hdpvr's
+ * vidioc_encoder_cmd, vidioc_try_encoder_cmd) */
+
+/* ivtv_stop_v4l2_encode_stream() waits up to 2 s for the firmware's end
+ * of stream interrupt, then 100 ms for pending interrupts. */
+#define EOS_WAIT_MAX_US (2000 * G_TIME_SPAN_MILLISECOND)
+#define STOP_SETTLE_US (100 * G_TIME_SPAN_MILLISECOND)
+
+static GCond idle_cond;
+
+void
+fake_v4l2_encoder_wait_idle (FakeV4l2Device * dev)
+{
+  while (dev->enc_busy)
+    g_cond_wait (&idle_cond, &fake_v4l2_lock);
+}
+
+/* The ioctl sleeps @us, unlocked, holding the card as ivtv's
+ * serialize_lock does. */
+static void
+sleep_in_ioctl (FakeV4l2Device * dev, gint64 us)
+{
+  gint64 end = g_get_monotonic_time () + us;
+
+  dev->enc_busy = TRUE;
+  while (g_get_monotonic_time () < end)
+    g_cond_wait_until (&idle_cond, &fake_v4l2_lock, end);
+  dev->enc_busy = FALSE;
+  g_cond_broadcast (&idle_cond);
+}
+
+/* How long the firmware takes to reach the end of the GOP: the frames
+ * left in it at the encoder's rate (30000/1001 up to 480 lines, else
+ * 25), or the driver's bound when no end of stream comes (paused).  A
+ * stall holds back what the card delivers, not what it encodes. */
+static gint64
+eos_wait_us (FakeV4l2Device * dev, guint64 eos_at)
+{
+  gsize frame_len = fake_v4l2_encoder_gop_length (dev->enc_stream_type) /
+      FAKE_V4L2_ENCODER_GOP_FRAMES;
+  gint64 period = dev->enc_height <= 480 ? 1001 * G_TIME_SPAN_SECOND / 30000 :
+      G_TIME_SPAN_SECOND / 25;
+  guint64 frames = (eos_at - dev->stream_pos + frame_len - 1) / frame_len;
+
+  if (dev->enc_paused)
+    return EOS_WAIT_MAX_US;
+  return MIN ((gint64) frames * period, EOS_WAIT_MAX_US);
+}
 
 static int
-encoder_cmd (FakeV4l2Device * dev, struct v4l2_encoder_cmd *ec, gboolean try)
+ivtv_stop (FakeV4l2Device * dev, gboolean gop_end)
+{
+  gsize gop_len = fake_v4l2_encoder_gop_length (dev->enc_stream_type);
+  guint64 eos_at = dev->stream_pos;
+
+  if (dev->enc_state == FAKE_ENC_CAPTURING) {
+    dev->enc_after_stop = 0;
+    /* paused, the firmware has no GOP to finish */
+    if (gop_end && !dev->enc_paused)
+      eos_at = (dev->stream_pos + gop_len - 1) / gop_len * gop_len;
+    sleep_in_ioctl (dev, STOP_SETTLE_US + (gop_end ? eos_wait_us (dev,
+                eos_at) : 0));
+    if (gop_end) {
+      dev->enc_state = FAKE_ENC_STOPPING;
+      dev->enc_eos_at = eos_at;
+      dev->enc_paused = FALSE;
+    }
+  }
+  /* ivtv_stop_capture() without gop_end releases the stream, also one
+   * that was draining */
+  if (!gop_end && dev->enc_state != FAKE_ENC_IDLE) {
+    release_stream (dev);
+    dev->enc_flushes++;
+  }
+  return 0;
+}
+
+static int
+ivtv_encoder_cmd (FakeV4l2Device * dev, struct v4l2_encoder_cmd *ec,
+    gboolean try)
 {
   FakeFd *ffd = dev->cur_ffd;
 
@@ -81,39 +352,62 @@ encoder_cmd (FakeV4l2Device * dev, struct v4l2_encoder_cmd *ec, gboolean try)
       ec->flags = 0;
       if (try)
         return 0;
-      /* ivtv_claim_stream() comes first: another fd holds the stream */
-      if (dev->streaming && (ffd == NULL || !ffd->streaming))
+      if (claimed_by_other (dev, ffd))
         return EBUSY;
       if (dev->enc_state == FAKE_ENC_IDLE)
         fake_v4l2_encoder_start (dev, ffd);
       return 0;
     case V4L2_ENC_CMD_STOP:
       ec->flags &= V4L2_ENC_CMD_STOP_AT_GOP_END;
-      if (try || dev->enc_state != FAKE_ENC_CAPTURING)
+      if (try)
         return 0;
-      dev->enc_state = FAKE_ENC_STOPPING;
-      dev->enc_after_stop = 0;
-      dev->enc_eos_at = dev->stream_pos;
-      /* a paused encoder has no GOP to finish: it ends where it is */
-      if ((ec->flags & V4L2_ENC_CMD_STOP_AT_GOP_END) && !dev->enc_paused) {
-        gsize gop_len = fake_v4l2_encoder_gop_length (dev->enc_stream_type);
-
-        dev->enc_eos_at = (dev->stream_pos + gop_len - 1) / gop_len * gop_len;
-      }
-      dev->enc_paused = FALSE;
-      return 0;
+      return ivtv_stop (dev, ec->flags & V4L2_ENC_CMD_STOP_AT_GOP_END);
     case V4L2_ENC_CMD_PAUSE:
     case V4L2_ENC_CMD_RESUME:
       ec->flags = 0;
       if (try)
         return 0;
+      /* itv->capturing: 0 once a STOP returned */
       if (dev->enc_state != FAKE_ENC_CAPTURING)
         return EPERM;
+      if (ec->cmd == V4L2_ENC_CMD_PAUSE && !dev->enc_paused) {
+        guint64 avail = fake_v4l2_stream_available (dev);
+
+        /* what the card captured before the pause stays readable; an
+         * endless stream has one buffer of it */
+        dev->enc_pause_left = avail == G_MAXUINT64 ? dev->stream_chunk : avail;
+      } else if (ec->cmd == V4L2_ENC_CMD_RESUME && dev->enc_paused) {
+        guint64 avail = fake_v4l2_stream_available (dev);
+
+        /* nothing was encoded while paused */
+        if (avail != G_MAXUINT64 && avail > dev->enc_pause_left)
+          fake_v4l2_stream_consume (dev, avail - dev->enc_pause_left);
+      }
       dev->enc_paused = ec->cmd == V4L2_ENC_CMD_PAUSE;
       return 0;
     default:
       return EINVAL;
   }
+}
+
+static int
+hdpvr_encoder_cmd (FakeV4l2Device * dev, struct v4l2_encoder_cmd *ec,
+    gboolean try)
+{
+  FakeFd *ffd = dev->cur_ffd;
+
+  ec->flags = 0;
+  if (ec->cmd != V4L2_ENC_CMD_START && ec->cmd != V4L2_ENC_CMD_STOP)
+    return EINVAL;
+  if (try)
+    return 0;
+  if (dev->streaming && (ffd == NULL || !ffd->streaming))
+    return EBUSY;
+  if (ec->cmd == V4L2_ENC_CMD_START && dev->enc_state == FAKE_ENC_IDLE)
+    fake_v4l2_encoder_start (dev, ffd);
+  else if (ec->cmd == V4L2_ENC_CMD_STOP && dev->enc_state != FAKE_ENC_IDLE)
+    release_stream (dev);
+  return 0;
 }
 
 gboolean
@@ -134,14 +428,28 @@ fake_v4l2_encoder_ioctl (FakeV4l2Device * dev, guint32 request, void *arg,
     *err = ENOTTY;
     return TRUE;
   }
-  *err = encoder_cmd (dev, ec, try);
+  if (dev->enc_driver == FAKE_V4L2_ENCODER_HDPVR)
+    *err = hdpvr_encoder_cmd (dev, ec, try);
+  else
+    *err = ivtv_encoder_cmd (dev, ec, try);
   if (*err == 0 && !try && ec->cmd < G_N_ELEMENTS (dev->enc_cmd_counts))
     dev->enc_cmd_counts[ec->cmd]++;
   return TRUE;
+
 }
 
 /* ---------------------------------------------------------------------- */
 /* Public API */
+
+void
+fake_v4l2_device_set_encoder_driver (FakeV4l2Device * dev,
+    FakeV4l2EncoderDriver driver)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->enc_driver = driver;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
 
 void
 fake_v4l2_device_set_encoder_commands (FakeV4l2Device * dev, gboolean supported)
