@@ -353,6 +353,79 @@ GST_START_TEST (test_eos_without_encoder_commands)
 
 GST_END_TEST;
 
+/* hdpvr takes STOP but clears STOP_AT_GOP_END (vidioc_try_encoder_cmd,
+ * vidioc_encoder_cmd: flags 0), stops at once, and its next read()
+ * streams again (hdpvr_read): there is no end of stream to drain to, so
+ * the EOS goes out at once, without a STOP and without the drain guard's
+ * warning 5 s later. */
+GST_START_TEST (test_eos_on_a_card_without_gop_end_stop)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GByteArray *rec = g_byte_array_new ();
+  gchar *text = NULL;
+  gint64 took;
+
+  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_HDPVR);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  took = g_get_monotonic_time ();
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+  took = g_get_monotonic_time () - took;
+  fail_unless (took < 4 * G_TIME_SPAN_SECOND, "the EOS took %" G_GINT64_FORMAT
+      " us", took);
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "warning: %s", text);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 0);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
+static gpointer
+send_eos (gpointer element)
+{
+  fail_unless (gst_element_send_event (element, gst_event_new_eos ()));
+  return NULL;
+}
+
+/* ivtv's STOP_AT_GOP_END sleeps in the ioctl until the firmware ends the
+ * GOP (ivtv_stop_v4l2_encode_stream: at most 2 s, then 100 ms), holding
+ * the card: a state change meanwhile waits for it, no longer. */
+GST_START_TEST (test_state_change_during_the_stop_ioctl)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GThread *t;
+  gint64 took;
+
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  t = g_thread_new ("eos", send_eos, h->element);
+  /* the STOP is under way once the card is draining: its count comes
+   * when the ioctl returns */
+  g_usleep (50 * 1000);
+  took = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  took = g_get_monotonic_time () - took;
+  g_thread_join (t);
+  fail_unless (took < 2100 * G_TIME_SPAN_MILLISECOND + G_TIME_SPAN_SECOND,
+      "the state change took %" G_GINT64_FORMAT " us", took);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 1);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* An encoder that stops delivering after the STOP, fgrabsrc with @props:
  * after the drain's hang guard one warning, and the EOS goes out anyway;
  * the node is not reopened for the stall, which would start the encoder
@@ -654,6 +727,8 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_stream_type_set_in_paused_refused_downstream);
   tcase_add_test (tc, test_eos_drains_the_encoder_to_a_gop_end);
   tcase_add_test (tc, test_eos_without_encoder_commands);
+  tcase_add_test (tc, test_eos_on_a_card_without_gop_end_stop);
+  tcase_add_test (tc, test_state_change_during_the_stop_ioctl);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
   tcase_add_test (tc, test_stall_while_draining_is_not_reopened);
   tcase_add_test (tc, test_read_error_while_draining_stops_the_new_capture);
