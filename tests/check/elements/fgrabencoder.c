@@ -24,7 +24,10 @@
 #include "config.h"
 #endif
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 
 #include <gst/check/gstcheck.h>
 
@@ -388,6 +391,36 @@ GST_START_TEST (test_eos_on_a_card_without_gop_end_stop)
 
 GST_END_TEST;
 
+/* Another program captures from the card (ivtv_claim_stream: the stream
+ * is its fd's): fgrabsrc's read() gets EBUSY and fails with an error that
+ * says so, rather than waiting or reading again. */
+GST_START_TEST (test_card_captured_by_another_program_is_an_error)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  struct v4l2_encoder_cmd ec = { V4L2_ENC_CMD_START, 0 };
+  GstMessage *msg;
+  GError *err = NULL;
+  int other = open (FAKE_PATH, O_RDWR | O_NONBLOCK);
+
+  fail_unless (other >= 0);
+  fail_unless_equals_int (ioctl (other, VIDIOC_ENCODER_CMD, &ec), 0);
+  gst_harness_play (h);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error");
+  gst_message_parse_error (msg, &err, NULL);
+  fgrab_check_assert_text_has (err->message, FAKE_PATH, "is busy", NULL);
+  g_error_free (err);
+  gst_message_unref (msg);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_starts (dev), 1);
+  close (other);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static gpointer
 send_eos (gpointer element)
 {
@@ -729,6 +762,7 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_eos_without_encoder_commands);
   tcase_add_test (tc, test_eos_on_a_card_without_gop_end_stop);
   tcase_add_test (tc, test_state_change_during_the_stop_ioctl);
+  tcase_add_test (tc, test_card_captured_by_another_program_is_an_error);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
   tcase_add_test (tc, test_stall_while_draining_is_not_reopened);
   tcase_add_test (tc, test_read_error_while_draining_stops_the_new_capture);
