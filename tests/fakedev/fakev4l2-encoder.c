@@ -107,6 +107,13 @@ at_end_of_stream (FakeV4l2Device * dev)
       dev->stream_pos >= dev->enc_eos_at;
 }
 
+/* ivtv_v4l2_enc_poll()'s POLLHUP; hdpvr's poll has none */
+static gboolean
+hung_up (FakeV4l2Device * dev)
+{
+  return dev->enc_driver == FAKE_V4L2_ENCODER_IVTV && at_end_of_stream (dev);
+}
+
 /* A read() asleep when a STOP flushed the stream wakes to end of stream
  * (ivtv_get_buffer() finds the stream stopped and its queues empty). */
 static gboolean
@@ -218,47 +225,57 @@ encoder_fd (const struct pollfd *p)
 /* ivtv_v4l2_enc_poll(), hdpvr_poll(): a poll() for POLLIN starts a
  * capture where none runs, as a read() would.  (ivtv answers POLLERR when
  * that start fails; the fake's starts do not fail: a stream that is not
- * running has no owner.) */
-void
+ * running has no owner.)  TRUE when an fd is at the end of its stream:
+ * its POLLHUP is due whatever the events asked, so the call must not
+ * sleep. */
+gboolean
 fake_v4l2_encoder_poll_begin (const struct pollfd *fds, nfds_t n)
 {
+  gboolean hangup = FALSE;
   nfds_t i;
 
   if (g_atomic_int_get (&fake_v4l2_n_fds) == 0 || fds == NULL)
-    return;
+    return FALSE;
   g_mutex_lock (&fake_v4l2_lock);
   for (i = 0; i < n; i++) {
     FakeFd *ffd = encoder_fd (&fds[i]);
 
-    if (ffd == NULL || !(fds[i].events & (POLLIN | POLLRDNORM)) ||
-        ffd->dev->enc_state != FAKE_ENC_IDLE)
+    if (ffd == NULL)
       continue;
-    fake_v4l2_encoder_wait_idle (ffd->dev);
-    fake_v4l2_encoder_start (ffd->dev, ffd);
-    fake_v4l2_sync_readiness (ffd->dev);
+    if ((fds[i].events & (POLLIN | POLLRDNORM)) &&
+        ffd->dev->enc_state == FAKE_ENC_IDLE) {
+      fake_v4l2_encoder_wait_idle (ffd->dev);
+      fake_v4l2_encoder_start (ffd->dev, ffd);
+      fake_v4l2_sync_readiness (ffd->dev);
+    }
+    hangup |= hung_up (ffd->dev);
   }
   g_mutex_unlock (&fake_v4l2_lock);
+  return hangup;
 }
 
-/* The socket behind an encoder fd is readable at the end of the stream
- * too: ivtv answers POLLHUP there instead of POLLIN. */
+/* ivtv answers POLLHUP at the end of the stream, instead of the POLLIN of
+ * the socket behind the fd.  Returns the fds with events, as poll()
+ * does. */
 int
-fake_v4l2_encoder_poll_end (struct pollfd *fds, nfds_t n, int ready)
+fake_v4l2_encoder_poll_end (struct pollfd *fds, nfds_t n)
 {
+  gboolean ours = g_atomic_int_get (&fake_v4l2_n_fds) > 0;
+  int ready = 0;
   nfds_t i;
 
-  if (g_atomic_int_get (&fake_v4l2_n_fds) == 0 || fds == NULL)
-    return ready;
-  g_mutex_lock (&fake_v4l2_lock);
+  if (ours)
+    g_mutex_lock (&fake_v4l2_lock);
   for (i = 0; i < n; i++) {
-    FakeFd *ffd = encoder_fd (&fds[i]);
-    short was = fds[i].revents;
+    FakeFd *ffd = ours ? encoder_fd (&fds[i]) : NULL;
 
-    if (ffd != NULL && (was & POLLIN) && ffd->dev->enc_driver ==
-        FAKE_V4L2_ENCODER_IVTV && at_end_of_stream (ffd->dev))
-      fds[i].revents = (was & ~(POLLIN | POLLRDNORM)) | POLLHUP;
+    if (ffd != NULL && hung_up (ffd->dev))
+      fds[i].revents = (fds[i].revents & ~(POLLIN | POLLRDNORM)) | POLLHUP;
+    if (fds[i].revents != 0)
+      ready++;
   }
-  g_mutex_unlock (&fake_v4l2_lock);
+  if (ours)
+    g_mutex_unlock (&fake_v4l2_lock);
   return ready;
 }
 

@@ -502,12 +502,13 @@ G_GNUC_INTERNAL gboolean fake_v4l2_encoder_ready (FakeV4l2Device * dev);
 /* Waits (unlocked) while a STOP of the card sleeps in its ioctl */
 G_GNUC_INTERNAL void fake_v4l2_encoder_wait_idle (FakeV4l2Device * dev);
 /* poll()/ppoll() of encoder fds (fakev4l2-poll.c), called unlocked:
- * _begin before the wait starts captures; _end turns POLLIN at the end
- * of a stream into POLLHUP and returns @ready */
-G_GNUC_INTERNAL void fake_v4l2_encoder_poll_begin (const struct pollfd *fds,
-    nfds_t n);
+ * _begin before the wait starts captures, and is TRUE when the wait must
+ * not sleep (an fd hung up); _end after it gives the fds at the end of
+ * their stream POLLHUP and returns the count of fds with events */
+G_GNUC_INTERNAL gboolean fake_v4l2_encoder_poll_begin (const struct pollfd
+    *fds, nfds_t n);
 G_GNUC_INTERNAL int fake_v4l2_encoder_poll_end (struct pollfd *fds,
-    nfds_t n, int ready);
+    nfds_t n);
 
 /* fakev4l2-io.c: the bytes of a STREAM or ENCODER node ready to be read
  * (G_MAXUINT64: without end), and taking @n of them */

@@ -180,6 +180,8 @@ test_stop_at_gop_end (void)
     g_free (all);
   }
   g_assert_cmpint (poll_events (fd, POLLIN, 0), ==, POLLHUP);
+  /* POLLHUP whatever the events asked, at once */
+  g_assert_cmpint (poll_events (fd, POLLPRI, 10000), ==, POLLHUP);
   g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 0);
   g_assert_true (fake_v4l2_device_get_ended_on_gop (dev));
   g_assert_cmpuint (fake_v4l2_device_get_bytes_after_stop (dev), ==,

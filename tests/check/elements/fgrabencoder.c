@@ -334,6 +334,41 @@ GST_START_TEST (test_eos_drains_the_encoder_to_a_gop_end)
 
 GST_END_TEST;
 
+/* A card that delivers a frame at a time: fgrabsrc waits in poll(), and
+ * once the drain's last byte is read, ivtv's poll answers POLLHUP
+ * (ivtv_v4l2_enc_poll): the read() after it returns 0, the end of the
+ * stream, without an error and without reading in a loop. */
+GST_START_TEST (test_eos_drain_ends_at_the_pollhup)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GByteArray *rec = g_byte_array_new ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  gchar *text = NULL;
+
+  fake_v4l2_device_set_stream_chunk (dev, 5000);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) < 3)
+    g_usleep (1000);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING |
+          GST_MESSAGE_ERROR, &text), "message: %s", text);
+  fail_unless (fake_v4l2_device_get_ended_on_gop (dev));
+  fail_unless_equals_uint64 (rec->len % gop, 0);
+  /* a read() that found nothing now and then, not a loop */
+  fail_unless (fake_v4l2_device_get_empty_reads (dev) < 20,
+      "%" G_GUINT64_FORMAT " empty reads",
+      fake_v4l2_device_get_empty_reads (dev));
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
 /* pvrusb2 has no encoder commands (ENOTTY): the EOS ends the stream at
  * once, as before, and nothing is sent to the card. */
 GST_START_TEST (test_eos_without_encoder_commands)
@@ -759,6 +794,7 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_stream_type_set_in_paused_reaches_the_caps);
   tcase_add_test (tc, test_stream_type_set_in_paused_refused_downstream);
   tcase_add_test (tc, test_eos_drains_the_encoder_to_a_gop_end);
+  tcase_add_test (tc, test_eos_drain_ends_at_the_pollhup);
   tcase_add_test (tc, test_eos_without_encoder_commands);
   tcase_add_test (tc, test_eos_on_a_card_without_gop_end_stop);
   tcase_add_test (tc, test_state_change_during_the_stop_ioctl);
