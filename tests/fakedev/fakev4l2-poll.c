@@ -22,9 +22,9 @@
  * fakev4l2-events.c): each such fd's event signal is polled beside it for
  * POLLIN, which is reported as the fd's POLLPRI.  Encoder fds
  * (fakev4l2-encoder.c) start their capture before the call and answer
- * POLLHUP at the end of their stream, whatever the events asked.  Every other call, and
- * every fd of a call, goes to libc's poll unchanged, so a caller really
- * sleeps. */
+ * POLLHUP at the end of their stream, whatever the events asked.  Every
+ * other call, and every fd of a call, goes to libc's poll unchanged, so a
+ * caller really sleeps. */
 
 #undef _FORTIFY_SOURCE
 #ifndef _GNU_SOURCE
