@@ -90,8 +90,11 @@ read_stream_exactly (int fd, guint64 offset, guint8 * out, gsize len,
   g_free (want);
 }
 
+/* VIDIOC_ENCODER_CMD or (@request) VIDIOC_TRY_ENCODER_CMD of @cmd with
+ * @flags; *@flags_out: the flags the driver left. */
 static int
-encoder_cmd (int fd, guint32 cmd, guint32 flags, guint32 * flags_out)
+cmd_ioctl (int fd, unsigned long request, guint32 cmd, guint32 flags,
+    guint32 * flags_out)
 {
   struct v4l2_encoder_cmd ec;
   int ret;
@@ -99,26 +102,16 @@ encoder_cmd (int fd, guint32 cmd, guint32 flags, guint32 * flags_out)
   memset (&ec, 0, sizeof (ec));
   ec.cmd = cmd;
   ec.flags = flags;
-  ret = ioctl (fd, VIDIOC_ENCODER_CMD, &ec);
+  ret = ioctl (fd, request, &ec);
   if (flags_out)
     *flags_out = ec.flags;
   return ret;
 }
 
-static int
-try_encoder_cmd (int fd, guint32 cmd, guint32 flags, guint32 * flags_out)
-{
-  struct v4l2_encoder_cmd ec;
-  int ret;
-
-  memset (&ec, 0, sizeof (ec));
-  ec.cmd = cmd;
-  ec.flags = flags;
-  ret = ioctl (fd, VIDIOC_TRY_ENCODER_CMD, &ec);
-  if (flags_out)
-    *flags_out = ec.flags;
-  return ret;
-}
+#define encoder_cmd(fd, cmd, flags, out) \
+    cmd_ioctl ((fd), VIDIOC_ENCODER_CMD, (cmd), (flags), (out))
+#define try_encoder_cmd(fd, cmd, flags, out) \
+    cmd_ioctl ((fd), VIDIOC_TRY_ENCODER_CMD, (cmd), (flags), (out))
 
 static void
 assert_cmd_fails (int fd, guint32 cmd, guint32 flags, int err)
