@@ -507,12 +507,18 @@ check_stalled_drain (const gchar * props)
   GByteArray *rec = g_byte_array_new ();
   GstBus *bus = gst_bus_new ();
   gchar *text = NULL;
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
 
+  /* 5000 bytes a frame: the reads never end on a GOP, whose end the STOP
+   * then waits for (at a GOP's end the stream would end there) */
+  fake_v4l2_device_set_stream_chunk (dev, 5000);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
   gst_element_set_bus (h->element, bus);
   gst_harness_play (h);
   while (gst_harness_buffers_received (h) == 0)
     g_usleep (1000);
   fake_v4l2_device_stall (dev, TRUE);
+  fail_if (fake_v4l2_device_get_stream_position (dev) % gop == 0);
   fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
   pull_until_eos (h, rec);
   fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
