@@ -317,7 +317,11 @@ arm_guard (FgrabSrcStream * st)
 }
 
 /* STOP at the end of the GOP; FALSE with the drain forgotten when the
- * card refuses it (or the node is gone). */
+ * card refuses it (or the node is gone).  ivtv answers it only once the
+ * firmware ended the GOP (ivtv_stop_v4l2_encode_stream: up to 2 s, then
+ * 100 ms), holding the card: the node's lock is held as long, so a state
+ * change meanwhile (unlock, stop) waits that long and no longer, and the
+ * drain's guard counts that time too. */
 static gboolean
 send_stop (FgrabSrcStream * st, FgrabObject * obj)
 {

@@ -266,6 +266,18 @@ stream_consume (FakeV4l2Device * dev, gsize n)
 }
 
 guint64
+fake_v4l2_stream_available (FakeV4l2Device * dev)
+{
+  return stream_available (dev);
+}
+
+void
+fake_v4l2_stream_consume (FakeV4l2Device * dev, gsize n)
+{
+  stream_consume (dev, n);
+}
+
+guint64
 fake_v4l2_frames_done (FakeV4l2Device * dev)
 {
   return dev->output ? dev->frames_written : dev->frames_read;
@@ -300,18 +312,11 @@ capture_ready (FakeV4l2Device * dev)
   /* an armed error wakes the app so that its read() can fail */
   if (io_error_armed (dev) || dev->in_frame || dev->queue_error)
     return TRUE;
+  if (dev->content == FAKE_V4L2_CONTENT_ENCODER)
+    return fake_v4l2_encoder_ready (dev);
   if (dev->stalled)
     return FALSE;
-  if (dev->content == FAKE_V4L2_CONTENT_ENCODER) {
-    /* ivtv_v4l2_enc_poll(): readable at the end of the stream too, and
-     * the rest of a stopped capture is all there */
-    if (dev->enc_state == FAKE_ENC_STOPPING)
-      return TRUE;
-    if (dev->enc_paused)
-      return FALSE;
-  }
-  if (dev->content == FAKE_V4L2_CONTENT_STREAM ||
-      dev->content == FAKE_V4L2_CONTENT_ENCODER)
+  if (dev->content == FAKE_V4L2_CONTENT_STREAM)
     return stream_available (dev) > 0;
   return units_available (dev) > 0;
 }
@@ -586,6 +591,8 @@ fake_close (int fd, gboolean * handled)
   g_atomic_int_add (&fake_v4l2_n_fds, -1);
   dev = ffd->dev;
   if (dev != NULL) {
+    /* ivtv_v4l2_close() waits for serialize_lock, which a STOP holds */
+    fake_v4l2_encoder_wait_idle (dev);
     dev->fds = g_list_remove (dev->fds, ffd);
     fake_v4l2_events_loopback_close (dev, ffd);
     /* closing the fd that streams stops it (releases the queue; ivtv and
@@ -746,46 +753,20 @@ again:
     return 0;
   }
   /* a stalled driver hands out nothing new; the rest of a buffer begun
-   * is already there */
-  if (dev->stalled && !dev->in_frame)
+   * is already there (the encoder's read() knows its own) */
+  if (dev->stalled && !dev->in_frame &&
+      dev->content != FAKE_V4L2_CONTENT_ENCODER)
     goto wait;
 
   if (dev->content == FAKE_V4L2_CONTENT_ENCODER) {
-    if (dev->enc_state == FAKE_ENC_IDLE)
-      fake_v4l2_encoder_start (dev, ffd);
-    if (dev->enc_state == FAKE_ENC_STOPPING) {
-      if (dev->stream_pos >= dev->enc_eos_at) {
-        GList *l;
+    gssize r = fake_v4l2_encoder_read (dev, ffd, out, count,
+        fd_nonblocking (fd), &err);
 
-        /* ivtv_read(): end of stream, and the stream is released; the
-         * next read() starts a new capture from its beginning */
-        fake_v4l2_encoder_reset (dev);
-        dev->stream_pos = 0;
-        dev->unit_left = 0;
-        dev->streaming = FALSE;
-        for (l = dev->fds; l; l = l->next)
-          ((FakeFd *) l->data)->streaming = FALSE;
-        fake_v4l2_sync_readiness (dev);
-        g_mutex_unlock (&fake_v4l2_lock);
-        return 0;
-      }
-      n = MIN (count, stream_chunk (dev));
-      n = MIN (n, dev->enc_eos_at - dev->stream_pos);
-      dev->enc_after_stop += n;
-    } else {
-      guint64 avail = stream_available (dev);
-
-      if (dev->enc_paused || avail == 0)
-        goto wait;
-      n = MIN (count, stream_chunk (dev));
-      n = MIN (n, avail);
-      stream_consume (dev, n);
-    }
-    fake_v4l2_encoder_fill (dev, dev->stream_pos, out, n);
-    dev->stream_pos += n;
-    dev->enc_read_any = TRUE;
-    dev->enc_last_pos = dev->stream_pos;
-    dev->frames_read++;
+    if (r < 0 && err == EAGAIN)
+      goto wait;
+    if (r < 0)
+      goto fail;
+    n = r;
   } else if (dev->content == FAKE_V4L2_CONTENT_STREAM) {
     guint64 avail = stream_available (dev);
 

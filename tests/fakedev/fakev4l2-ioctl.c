@@ -440,6 +440,8 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
           key));
   int err;
 
+  /* ivtv's ioctls take serialize_lock, which a STOP holds */
+  fake_v4l2_encoder_wait_idle (dev);
   g_hash_table_insert (dev->ioctl_counts, key, GUINT_TO_POINTER (count + 1));
 
   /* what the app asked, before any failure or adjustment */

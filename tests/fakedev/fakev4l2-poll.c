@@ -20,9 +20,11 @@
 
 /* poll() and ppoll() for fake fds asked for POLLPRI (why, in
  * fakev4l2-events.c): each such fd's event signal is polled beside it for
- * POLLIN, which is reported as the fd's POLLPRI.  Every other call, and
- * every fd of a call, goes to libc's poll unchanged, so a caller really
- * sleeps. */
+ * POLLIN, which is reported as the fd's POLLPRI.  Encoder fds
+ * (fakev4l2-encoder.c) start their capture before the call and answer
+ * POLLHUP at the end of their stream, whatever the events asked.  Every
+ * other call, and every fd of a call, goes to libc's poll unchanged, so a
+ * caller really sleeps. */
 
 #undef _FORTIFY_SOURCE
 #ifndef _GNU_SOURCE
@@ -128,10 +130,19 @@ fake_poll (struct pollfd *fds, nfds_t n, const struct timespec *ts,
   PpollFunc real_ppoll = fake_v4l2_resolve ("ppoll", &real_ppoll_p);
   PollSet set;
   int ret, saved;
+  static const struct timespec now = { 0, 0 };
+  /* an encoder's poll() starts its capture (fakev4l2-encoder.c) */
+  gboolean hangup = fake_v4l2_encoder_poll_begin (fds, n);
 
-  if (!poll_set_make (&set, fds, n))
-    return is_ppoll ? real_ppoll (fds, n, ts, sigmask) :
+  if (hangup) {
+    timeout = 0;
+    ts = &now;
+  }
+  if (!poll_set_make (&set, fds, n)) {
+    ret = is_ppoll ? real_ppoll (fds, n, ts, sigmask) :
         real_poll (fds, n, timeout);
+    return ret < 0 ? ret : fake_v4l2_encoder_poll_end (fds, n);
+  }
   ret = is_ppoll ? real_ppoll (set.fds, n + set.n_signals, ts, sigmask) :
       real_poll (set.fds, n + set.n_signals, timeout);
   saved = errno;
@@ -141,7 +152,8 @@ fake_poll (struct pollfd *fds, nfds_t n, const struct timespec *ts,
     errno = saved;
     return ret;
   }
-  return poll_set_finish (&set, fds);
+  poll_set_finish (&set, fds);
+  return fake_v4l2_encoder_poll_end (fds, n);
 }
 
 int

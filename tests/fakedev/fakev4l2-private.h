@@ -23,6 +23,8 @@
 #ifndef __FAKE_V4L2_PRIVATE_H__
 #define __FAKE_V4L2_PRIVATE_H__
 
+#include <poll.h>
+
 #include "fakev4l2.h"
 
 /* *INDENT-OFF* */
@@ -85,6 +87,10 @@ typedef struct
   gboolean loopback_reader;
   /* subscriptions and pending events, NULL until the first event ioctl */
   FakeEvents *events;
+  /* encoder: this fd's read() sleeps for data (enc_blocked), since the
+   * stream had been flushed enc_flushes_seen times (fakev4l2-encoder.c) */
+  gboolean enc_blocked;
+  guint enc_flushes_seen;
 } FakeFd;
 
 typedef struct
@@ -308,8 +314,15 @@ struct _FakeV4l2Device
 
   /* the encoder (fakev4l2-encoder.c) */
   gboolean enc_cmds;
+  FakeV4l2EncoderDriver enc_driver;
   FakeEncState enc_state;
   gboolean enc_paused;
+  /* paused: bytes captured before the pause, still to be read */
+  guint64 enc_pause_left;
+  /* a STOP sleeps in the ioctl: the card's other calls wait */
+  gboolean enc_busy;
+  /* times a STOP without STOP_AT_GOP_END flushed the stream */
+  guint enc_flushes;
   /* fixed at the start of a capture, as the controls are busy then */
   guint32 enc_stream_type;
   guint enc_width, enc_height;
@@ -487,6 +500,27 @@ G_GNUC_INTERNAL void fake_v4l2_encoder_reset (FakeV4l2Device * dev);
 G_GNUC_INTERNAL void fake_v4l2_encoder_fill (FakeV4l2Device * dev,
     guint64 pos, guint8 * out, gsize n);
 G_GNUC_INTERNAL void fake_v4l2_encoder_free (FakeV4l2Device * dev);
+/* read() of an encoder node: bytes read, or -1 with *err (EAGAIN: none
+ * ready, the caller waits unless @nonblock) */
+G_GNUC_INTERNAL gssize fake_v4l2_encoder_read (FakeV4l2Device * dev,
+    FakeFd * ffd, guint8 * out, gsize count, gboolean nonblock, int *err);
+/* Whether an encoder node polls ready (data, end of stream, a flush) */
+G_GNUC_INTERNAL gboolean fake_v4l2_encoder_ready (FakeV4l2Device * dev);
+/* Waits (unlocked) while a STOP of the card sleeps in its ioctl */
+G_GNUC_INTERNAL void fake_v4l2_encoder_wait_idle (FakeV4l2Device * dev);
+/* poll()/ppoll() of encoder fds (fakev4l2-poll.c), called unlocked:
+ * _begin before the wait starts captures, and is TRUE when the wait must
+ * not sleep (an fd hung up); _end after it gives the fds at the end of
+ * their stream POLLHUP and returns the count of fds with events */
+G_GNUC_INTERNAL gboolean fake_v4l2_encoder_poll_begin (const struct pollfd
+    *fds, nfds_t n);
+G_GNUC_INTERNAL int fake_v4l2_encoder_poll_end (struct pollfd *fds,
+    nfds_t n);
+
+/* fakev4l2-io.c: the bytes of a STREAM or ENCODER node ready to be read
+ * (G_MAXUINT64: without end), and taking @n of them */
+G_GNUC_INTERNAL guint64 fake_v4l2_stream_available (FakeV4l2Device * dev);
+G_GNUC_INTERNAL void fake_v4l2_stream_consume (FakeV4l2Device * dev, gsize n);
 /* Byte @pos of HM12 frame @n. */
 G_GNUC_INTERNAL guint8 fake_v4l2_hm12_byte (guint64 n, guint width,
     guint height, gsize pos);

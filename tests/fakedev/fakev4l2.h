@@ -77,8 +77,8 @@ typedef enum
    * "Stream Type" control's value at the start of the capture (program
    * stream, or transport stream for V4L2_MPEG_STREAM_TYPE_MPEG2_TS),
    * byte k being fake_v4l2_encoder_stream_bytes() at k.  The first read()
-   * starts the encoder; VIDIOC_ENCODER_CMD stops, pauses and resumes it
-   * (fake_v4l2_device_set_encoder_commands). */
+   * or poll() for POLLIN starts the encoder; VIDIOC_ENCODER_CMD stops,
+   * pauses and resumes it (fake_v4l2_device_set_encoder_commands). */
   FAKE_V4L2_CONTENT_ENCODER,
   /* Sliced VBI (fakev4l2-vbi.c): a frame is io_size bytes of struct
    * v4l2_sliced_vbi_data records, read as RAW frames are (vb2). */
@@ -621,7 +621,10 @@ void fake_v4l2_device_set_read_model (FakeV4l2Device * dev,
 void fake_v4l2_device_set_frame_payload (FakeV4l2Device * dev, guint64 n,
     gsize payload);
 /* STREAM content: largest chunk one read() returns (default 4096), as a
- * byte-stream driver returns what it has buffered. */
+ * byte-stream driver returns what it has buffered.  ENCODER content: the
+ * bytes a frame (MANUAL, TIMED) brings, the driver's buffer; a read()
+ * takes all that is ready up to its count (ivtv_read), all of it with
+ * IMMEDIATE frames. */
 void fake_v4l2_device_set_stream_chunk (FakeV4l2Device * dev, gsize chunk);
 
 /* TRUE: capture fds never poll readable although read() has data, as
@@ -769,18 +772,29 @@ void fake_v4l2_encoder_stream_bytes (guint32 stream_type, guint width,
 
 /* FALSE (default for every device but the encoder preset): the node has
  * no encoder commands, VIDIOC_ENCODER_CMD and VIDIOC_TRY_ENCODER_CMD
- * answer ENOTTY (pvrusb2).  TRUE: answered as ivtv_encoder_cmd() and
- * ivtv_try_encoder_cmd() do:
+ * answer ENOTTY (pvrusb2).  TRUE: answered as the driver chosen with
+ * fake_v4l2_device_set_encoder_driver() does; ivtv's (the default),
+ * from ivtv_encoder_cmd(), ivtv_try_encoder_cmd(), ivtv_stop_capture()
+ * and ivtv_stop_v4l2_encode_stream():
  * - START: flags cleared; starts the capture as the first read() would
- *   (EBUSY when another fd streams); no-op while capturing or stopping.
+ *   (EBUSY when another fd holds the stream); no-op while capturing.
  * - STOP: flags other than V4L2_ENC_CMD_STOP_AT_GOP_END cleared (not
- *   refused).  With STOP_AT_GOP_END the stream goes on to the end of the
- *   GOP begun (if the last byte read ended one, nothing more), else it
- *   ends at once; after the rest, read() returns 0 (end of stream) once
- *   and the next read() starts a new capture from the stream's byte 0.
- *   The fd polls readable while stopping.  Not capturing: 0, no effect.
- * - PAUSE / RESUME: flags cleared; EPERM when not capturing; paused, no
- *   data comes and the fd does not poll readable.
+ *   refused), from any fd.  The ioctl sleeps while the firmware stops:
+ *   100 ms, and with STOP_AT_GOP_END first the frames left in the GOP
+ *   begun at the encoder's rate, 2 s when no end of stream can come
+ *   (paused or stalled); the card's other calls (read, ioctl, close)
+ *   wait meanwhile.  With STOP_AT_GOP_END the stream goes on to the end
+ *   of that GOP (if the last byte read ended one, nothing more; paused or
+ *   stalled, it ends where it is), read() hands out the rest, then
+ *   returns 0 (end of stream) once, which releases the stream, and the
+ *   next read() starts a new capture from the stream's byte 0; the fd
+ *   polls POLLIN while bytes are left, then POLLHUP.  Without it the
+ *   stream is released and what was captured flushed: the next read()
+ *   or poll() starts a new capture; only a read() asleep for data
+ *   returns 0.
+ * - PAUSE / RESUME: flags cleared; EPERM when not capturing (also after a
+ *   STOP); paused, read() hands out what was captured before the pause
+ *   (the frames due; IMMEDIATE frames: one stream chunk), then nothing.
  * - any other cmd: EINVAL.  TRY_ENCODER_CMD adjusts the flags the same
  *   way and changes nothing. */
 void fake_v4l2_device_set_encoder_commands (FakeV4l2Device * dev,
@@ -788,6 +802,21 @@ void fake_v4l2_device_set_encoder_commands (FakeV4l2Device * dev,
 /* Successful VIDIOC_ENCODER_CMD calls with @cmd (V4L2_ENC_CMD_*). */
 guint fake_v4l2_device_get_encoder_cmd_count (FakeV4l2Device * dev,
     guint32 cmd);
+/* Whose encoder commands and stream rules an encoder node follows. */
+typedef enum
+{
+  /* ivtv (cx18 alike): see fake_v4l2_device_set_encoder_commands() */
+  FAKE_V4L2_ENCODER_IVTV,
+  /* hdpvr (usb/hdpvr/hdpvr-video.c vidioc_encoder_cmd,
+   * vidioc_try_encoder_cmd, hdpvr_read, hdpvr_poll): START and STOP
+   * only, flags cleared (also by TRY), PAUSE and RESUME EINVAL; START
+   * and STOP from an fd other than the stream's owner EBUSY; STOP stops
+   * at once, and the next read() starts streaming again: the stream
+   * never ends with a read() of 0; every fd reads the one stream. */
+  FAKE_V4L2_ENCODER_HDPVR,
+} FakeV4l2EncoderDriver;
+void fake_v4l2_device_set_encoder_driver (FakeV4l2Device * dev,
+    FakeV4l2EncoderDriver driver);
 /* Captures started (by a read() or by START) since the device was made. */
 guint fake_v4l2_device_get_encoder_starts (FakeV4l2Device * dev);
 /* Whether the encoder is paused. */

@@ -57,9 +57,9 @@ fgrab_node_has_encoder_commands (FgrabNode * node)
   ec.cmd = V4L2_ENC_CMD_STOP;
   ec.flags = V4L2_ENC_CMD_STOP_AT_GOP_END;
   ret = fgrab_node_ioctl (node, VIDIOC_TRY_ENCODER_CMD, &ec);
-  GST_DEBUG ("%s: TRY_ENCODER_CMD stop: %s", node->path,
-      ret < 0 ? g_strerror (errno) : "ok");
-  return ret == 0;
+  GST_DEBUG ("%s: TRY_ENCODER_CMD stop at GOP end: %s (flags 0x%x)",
+      node->path, ret < 0 ? g_strerror (errno) : "ok", ec.flags);
+  return ret == 0 && (ec.flags & V4L2_ENC_CMD_STOP_AT_GOP_END);
 }
 
 static gboolean

@@ -23,12 +23,16 @@
 #include "fgrabnodecore.h"
 
 /* The node layer's encoder commands (VIDIOC_ENCODER_CMD) of MPEG
- * encoder cards: ivtv and cx18 answer them, pvrusb2 does not (ENOTTY).
+ * encoder cards: ivtv and cx18 answer them, hdpvr START and STOP only,
+ * pvrusb2 none (ENOTTY).
  * The first read() starts the encoder, so START is never needed. */
 
 G_BEGIN_DECLS
-/* Whether the node has encoder commands: VIDIOC_TRY_ENCODER_CMD with a
- * STOP at the end of the GOP, which changes nothing. */
+/* Whether the node has encoder commands that stop at the end of the GOP:
+ * VIDIOC_TRY_ENCODER_CMD with a STOP at the end of the GOP, which changes
+ * nothing, succeeds and keeps V4L2_ENC_CMD_STOP_AT_GOP_END.  hdpvr clears
+ * it (vidioc_try_encoder_cmd): its STOP stops at once, and its next
+ * read() streams again, so there is no end of stream to drain to. */
 gboolean fgrab_node_has_encoder_commands (FgrabNode * node);
 /* STOP with V4L2_ENC_CMD_STOP_AT_GOP_END: the driver delivers the rest
  * of the GOP begun, then read() returns 0.  Fails with

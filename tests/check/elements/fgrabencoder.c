@@ -24,7 +24,10 @@
 #include "config.h"
 #endif
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 
 #include <gst/check/gstcheck.h>
 
@@ -331,6 +334,41 @@ GST_START_TEST (test_eos_drains_the_encoder_to_a_gop_end)
 
 GST_END_TEST;
 
+/* A card that delivers a frame at a time: fgrabsrc waits in poll(), and
+ * once the drain's last byte is read, ivtv's poll answers POLLHUP
+ * (ivtv_v4l2_enc_poll): the read() after it returns 0, the end of the
+ * stream, without an error and without reading in a loop. */
+GST_START_TEST (test_eos_drain_ends_at_the_pollhup)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GByteArray *rec = g_byte_array_new ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  gchar *text = NULL;
+
+  fake_v4l2_device_set_stream_chunk (dev, 5000);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) < 3)
+    g_usleep (1000);
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING |
+          GST_MESSAGE_ERROR, &text), "message: %s", text);
+  fail_unless (fake_v4l2_device_get_ended_on_gop (dev));
+  fail_unless_equals_uint64 (rec->len % gop, 0);
+  /* a read() that found nothing now and then, not a loop */
+  fail_unless (fake_v4l2_device_get_empty_reads (dev) < 20,
+      "%" G_GUINT64_FORMAT " empty reads",
+      fake_v4l2_device_get_empty_reads (dev));
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
 /* pvrusb2 has no encoder commands (ENOTTY): the EOS ends the stream at
  * once, as before, and nothing is sent to the card. */
 GST_START_TEST (test_eos_without_encoder_commands)
@@ -353,6 +391,109 @@ GST_START_TEST (test_eos_without_encoder_commands)
 
 GST_END_TEST;
 
+/* hdpvr takes STOP but clears STOP_AT_GOP_END (vidioc_try_encoder_cmd,
+ * vidioc_encoder_cmd: flags 0), stops at once, and its next read()
+ * streams again (hdpvr_read): there is no end of stream to drain to, so
+ * the EOS goes out at once, without a STOP and without the drain guard's
+ * warning 5 s later. */
+GST_START_TEST (test_eos_on_a_card_without_gop_end_stop)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  GByteArray *rec = g_byte_array_new ();
+  gchar *text = NULL;
+  gint64 took;
+
+  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_HDPVR);
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  took = g_get_monotonic_time ();
+  fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
+  pull_until_eos (h, rec);
+  took = g_get_monotonic_time () - took;
+  fail_unless (took < 4 * G_TIME_SPAN_SECOND, "the EOS took %" G_GINT64_FORMAT
+      " us", took);
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "warning: %s", text);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 0);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+  g_byte_array_free (rec, TRUE);
+}
+
+GST_END_TEST;
+
+/* Another program captures from the card (ivtv_claim_stream: the stream
+ * is its fd's): fgrabsrc's read() gets EBUSY and fails with an error that
+ * says so, rather than waiting or reading again. */
+GST_START_TEST (test_card_captured_by_another_program_is_an_error)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GstBus *bus = fgrab_check_harness_bus (h);
+  struct v4l2_encoder_cmd ec = { V4L2_ENC_CMD_START, 0 };
+  GstMessage *msg;
+  GError *err = NULL;
+  int other = open (FAKE_PATH, O_RDWR | O_NONBLOCK);
+
+  fail_unless (other >= 0);
+  fail_unless_equals_int (ioctl (other, VIDIOC_ENCODER_CMD, &ec), 0);
+  gst_harness_play (h);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error");
+  gst_message_parse_error (msg, &err, NULL);
+  fgrab_check_assert_text_has (err->message, FAKE_PATH, "is busy", NULL);
+  g_error_free (err);
+  gst_message_unref (msg);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_starts (dev), 1);
+  close (other);
+  fgrab_check_harness_bus_free (h, bus);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static gpointer
+send_eos (gpointer element)
+{
+  fail_unless (gst_element_send_event (element, gst_event_new_eos ()));
+  return NULL;
+}
+
+/* ivtv's STOP_AT_GOP_END sleeps in the ioctl until the firmware ends the
+ * GOP (ivtv_stop_v4l2_encode_stream: at most 2 s, then 100 ms), holding
+ * the card: a state change meanwhile waits for it, no longer. */
+GST_START_TEST (test_state_change_during_the_stop_ioctl)
+{
+  FakeV4l2Device *dev;
+  GstHarness *h = encoder_harness (&dev, FALSE, 0);
+  GThread *t;
+  gint64 took;
+
+  gst_harness_play (h);
+  while (gst_harness_buffers_received (h) == 0)
+    g_usleep (1000);
+  t = g_thread_new ("eos", send_eos, h->element);
+  /* the STOP is under way once the card is draining: its count comes
+   * when the ioctl returns */
+  g_usleep (50 * 1000);
+  took = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  took = g_get_monotonic_time () - took;
+  g_thread_join (t);
+  fail_unless (took < 2100 * G_TIME_SPAN_MILLISECOND + G_TIME_SPAN_SECOND,
+      "the state change took %" G_GINT64_FORMAT " us", took);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
+          V4L2_ENC_CMD_STOP), 1);
+  fgrab_check_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* An encoder that stops delivering after the STOP, fgrabsrc with @props:
  * after the drain's hang guard one warning, and the EOS goes out anyway;
  * the node is not reopened for the stall, which would start the encoder
@@ -366,12 +507,18 @@ check_stalled_drain (const gchar * props)
   GByteArray *rec = g_byte_array_new ();
   GstBus *bus = gst_bus_new ();
   gchar *text = NULL;
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
 
+  /* 5000 bytes a frame: the reads never end on a GOP, whose end the STOP
+   * then waits for (at a GOP's end the stream would end there) */
+  fake_v4l2_device_set_stream_chunk (dev, 5000);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
   gst_element_set_bus (h->element, bus);
   gst_harness_play (h);
   while (gst_harness_buffers_received (h) == 0)
     g_usleep (1000);
   fake_v4l2_device_stall (dev, TRUE);
+  fail_if (fake_v4l2_device_get_stream_position (dev) % gop == 0);
   fail_unless (gst_element_send_event (h->element, gst_event_new_eos ()));
   pull_until_eos (h, rec);
   fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
@@ -420,7 +567,10 @@ GST_START_TEST (test_read_error_while_draining_stops_the_new_capture)
   guint8 *want = g_malloc (gop);
   gchar *text = NULL;
 
+  /* 4096 bytes a frame at the card's rate: ivtv_read() takes what is
+   * there, so the new capture's first read is inside its first GOP */
   fake_v4l2_device_set_stream_chunk (dev, 4096);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
   gst_harness_play (h);
   while (gst_harness_buffers_received (h) == 0)
     g_usleep (1000);
@@ -650,7 +800,11 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_stream_type_set_in_paused_reaches_the_caps);
   tcase_add_test (tc, test_stream_type_set_in_paused_refused_downstream);
   tcase_add_test (tc, test_eos_drains_the_encoder_to_a_gop_end);
+  tcase_add_test (tc, test_eos_drain_ends_at_the_pollhup);
   tcase_add_test (tc, test_eos_without_encoder_commands);
+  tcase_add_test (tc, test_eos_on_a_card_without_gop_end_stop);
+  tcase_add_test (tc, test_state_change_during_the_stop_ioctl);
+  tcase_add_test (tc, test_card_captured_by_another_program_is_an_error);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
   tcase_add_test (tc, test_stall_while_draining_is_not_reopened);
   tcase_add_test (tc, test_read_error_while_draining_stops_the_new_capture);

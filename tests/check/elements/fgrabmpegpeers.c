@@ -163,13 +163,15 @@ run_pipeline (const gchar * desc, gint min_bytes, PeerStop stop)
 }
 
 /* A fake ivtv card on FAKE_PATH; @ts: switched to the transport stream
- * (which cx2341x cards hide; saa7164 has it).  Its reads return 5000
- * bytes, so none ends on a GOP boundary for megabytes. */
+ * (which cx2341x cards hide; saa7164 has it).  It delivers 5000 bytes a
+ * frame, at its frame rate: a read() takes all there is (ivtv_read), so
+ * none ends on a GOP boundary for megabytes. */
 static void
 new_card (gboolean ts)
 {
   card = fake_v4l2_device_new_encoder (FAKE_PATH);
   fake_v4l2_device_set_stream_chunk (card, 5000);
+  fake_v4l2_device_set_frame_mode (card, FAKE_V4L2_FRAMES_TIMED);
   if (ts)
     fake_v4l2_device_set_menu_skip_mask (card, V4L2_CID_MPEG_STREAM_TYPE, 0);
 }
