@@ -3,6 +3,11 @@
  *
  *   profile-fake bare N    poll()+read() N frames, as fgrab-bare read
  *   profile-fake src N     fgrabsrc num-buffers=N ! fakesink
+ *   profile-fake src-events N          the same on a camera that sends
+ *                                      events (source and control changes)
+ *   profile-fake src-black N           fgrabsrc signal-loss=black, the
+ *                                      signal there
+ *   profile-fake src-nothing N         fgrabsrc signal-loss=nothing, the same
  *   profile-fake rw N      v4l2src io-mode=rw num-buffers=N ! fakesink
  *   profile-fake bare-write N          poll()+write() N frames, unpaced
  *   profile-fake bare-write-paced N    the same, one clock_nanosleep() to
@@ -10,6 +15,8 @@
  *                                      fgrab-bare write --fps 30
  *   profile-fake sink N                appsrc ! fgrabsink sync=false
  *   profile-fake sink-noqos N          appsrc ! fgrabsink sync=false qos=false
+ *   profile-fake sink-keepalive N      the same with keep-alive=repeat (and
+ *                                      qos), the frames coming in time
  *   profile-fake sink-sync N           appsrc ! fgrabsink sync=true
  *   profile-fake sink-sync-noqos N     appsrc ! fgrabsink sync=true qos=false
  *   profile-fake floor N               floorsrc ! fakesink (bench/fgrab-floor.c)
@@ -28,12 +35,15 @@
  *   profile-fake startup-rw 1          the same with v4l2src io-mode=rw
  *
  * The node is the unit tier's fake V4L2 device (tests/fakedev, loaded with
- * LD_PRELOAD), 640x360 YUYV: a capture node with a new frame always ready
+ * LD_PRELOAD), 160x90 YUYV: a capture node with a new frame always ready
  * and an output node that takes whatever is written, so the run measures
- * user-space instructions only: the kernel's copy is not there, the fake
- * device's own work is the same for every contender and cancels out in the
- * difference to the bare loop.  Running each mode with two N and taking the
- * difference gives instructions per frame without the start-up.  The sink
+ * user-space instructions only: the kernel's copy is not there, and
+ * profile.sh leaves the fake device's own work out of the counts
+ * (bench/profile-count.py), as a system call's work is not counted on a
+ * card; so the frame's size changes nothing but the run's time (640x360
+ * gave the same counts within their noise).  Running each mode with two
+ * N and taking the difference gives instructions per frame without the
+ * start-up.  The sink
  * modes feed one buffer again and again from appsrc's need-data, in the
  * sink's streaming thread, as fgrab-meter --feed mem does; the paced ones
  * stamp it at 30 fps.  floorsrc and floorsink are the framework's floor:
@@ -66,20 +76,60 @@
 #define FAKE_PATH "/dev/fake-video0"
 #define FAKE_OUT_PATH "/dev/fake-video1"
 #define FAKE_BIG_PATH "/dev/fake-video2"
-#define W 640
-#define H 360
+#define W 160
+#define H 90
 #define FPS 30
-/* The capture node's rate: under callgrind a frame of the fake device
- * takes about a tenth of a second, and at 30 fps fgrabsrc would rightly
- * count the frames missed in between (a QoS message each, thousands of
- * instructions a frame that vary with the machine's speed and load).  At
- * one frame a second no frame is missed; run_pipeline reports any that is. */
-#define CAMERA_FPS 1
+/* The capture node's rate.  Under callgrind a frame takes far longer than
+ * 1/30 s, and on the system clock fgrabsrc would rightly count the frames
+ * missed in between (a QoS message each, thousands of instructions a frame
+ * that vary with the machine's speed and load).  The capture pipelines
+ * therefore run on the camera's clock (CameraClock below): a frame period
+ * a frame read, so that every element sees the camera's 30 fps exactly
+ * and what it does once a second (fgrabsrc reads the input's status of a
+ * driver without events) costs a thirtieth of that a frame, as at 30 fps
+ * on a card.  run_pipeline reports any frame seen as lost. */
+#define CAMERA_FPS 30
+#define EVENTS_PATH "/dev/fake-video3"
+
+/* the capture cameras: without events (FAKE_PATH), with (EVENTS_PATH);
+ * the one being read gives CameraClock its time */
+static FakeV4l2Device *camera, *events_camera, *clock_camera;
+
+/* A GstSystemClock whose time is the camera's frames read so far times
+ * its frame period: what a clock would read at each frame of a camera
+ * that keeps its rate exactly.  Its reads cost what a GstSystemClock's
+ * cost but the system call (clock_gettime): the frame count is the fake
+ * device's (whose instructions profile.sh leaves out, as a system
+ * call's).  Nothing waits on it: the sinks do not sync. */
+typedef GstSystemClock CameraClock;
+typedef GstSystemClockClass CameraClockClass;
+static GType camera_clock_get_type (void);
+G_DEFINE_TYPE (CameraClock, camera_clock, GST_TYPE_SYSTEM_CLOCK);
+
+static GstClockTime
+camera_clock_get_internal_time (GstClock * clock)
+{
+  return fake_v4l2_device_get_frames_read (clock_camera) * GST_SECOND /
+      CAMERA_FPS;
+}
 
 static void
-new_camera (void)
+camera_clock_class_init (CameraClockClass * klass)
 {
-  FakeV4l2Device *dev = fake_v4l2_device_new (FAKE_PATH, FALSE);
+  GST_CLOCK_CLASS (klass)->get_internal_time = camera_clock_get_internal_time;
+}
+
+static void
+camera_clock_init (CameraClock * clock)
+{
+}
+
+/* @path: the capture camera, 640x360 YUYV at CAMERA_FPS; @events: whether
+ * it sends events (source changes, control changes) as vivid does. */
+static FakeV4l2Device *
+new_camera (const char *path, gboolean events)
+{
+  FakeV4l2Device *dev = fake_v4l2_device_new (path, FALSE);
 
   fake_v4l2_device_set_card (dev, "Fake camera");
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_YUYV, 0, "YUYV 4:2:2");
@@ -89,16 +139,15 @@ new_camera (void)
       V4L2_FIELD_NONE, V4L2_COLORSPACE_SRGB);
   fake_v4l2_device_set_parm (dev, V4L2_CAP_TIMEPERFRAME, 1, CAMERA_FPS);
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_IMMEDIATE);
-  /* No events: once a reader subscribes (fgrabsrc does, to its input's
-   * source changes), the fake's poll() interposition models POLLPRI on
-   * every poll, about 1,000 instructions a call that the kernel's poll
-   * does not spend (POLLPRI is one more bit of the same poll); without
-   * events fgrabsrc reads its input's status once a second instead. */
-  fake_v4l2_device_set_events (dev, FALSE);
+  /* Without events fgrabsrc reads its input's status once a second;
+   * with them it waits for POLLPRI beside POLLIN instead (the fake's
+   * model of POLLPRI is its own work, left out as a system call's). */
+  fake_v4l2_device_set_events (dev, events);
+  return dev;
 }
 
 /* A webcam's worth of choices for start-up: 40 sizes (96x54 to 1344x756,
- * 640x360 among them), each at 8 frame rates. */
+ * 160x90 among them), each at 8 frame rates. */
 #define BIG_SIZES 40
 static const guint big_rates[] = { 5, 10, 15, 20, 24, 25, 30, 60 };
 
@@ -236,9 +285,10 @@ watch_first_buffer (GstElement * p)
 }
 
 /* @startup: callgrind counts from the NULL->PLAYING request to the first
- * buffer into the sink named "sink" (a dump of its own). */
+ * buffer into the sink named "sink" (a dump of its own); @clock: on the
+ * camera's clock (CameraClock). */
 static int
-run_pipeline (const char *desc, Feed * feed, gboolean startup)
+run_pipeline (const char *desc, Feed * feed, gboolean startup, gboolean clock)
 {
   GstElement *p = gst_parse_launch (desc, NULL);
   GstMessage *msg;
@@ -247,6 +297,12 @@ run_pipeline (const char *desc, Feed * feed, gboolean startup)
 
   if (!p)
     return 1;
+  if (clock) {
+    GstClock *c = g_object_new (camera_clock_get_type (), NULL);
+
+    gst_pipeline_use_clock (GST_PIPELINE (p), c);
+    gst_object_unref (c);
+  }
   if (feed) {
     GstAppSrcCallbacks cb = { need_data_cb, NULL, NULL };
     GstElement *src = gst_bin_get_by_name (GST_BIN (p), "feed");
@@ -282,7 +338,10 @@ run_src (const char *src, const char *path, long n, gboolean startup)
 {
   gchar *desc = g_strdup_printf ("%s device=%s num-buffers=%ld "
       "! fakesink name=sink sync=false", src, path, n);
-  int ret = run_pipeline (desc, NULL, startup);
+  int ret;
+
+  clock_camera = strcmp (path, EVENTS_PATH) == 0 ? events_camera : camera;
+  ret = run_pipeline (desc, NULL, startup, !startup);
 
   g_free (desc);
   return ret;
@@ -298,7 +357,7 @@ run_sink (const char *sink, const char *props, long n)
   int ret;
 
   gst_buffer_memset (feed.one, 0, 0x80, W * H * 2);
-  ret = run_pipeline (desc, &feed, FALSE);
+  ret = run_pipeline (desc, &feed, FALSE, FALSE);
   gst_buffer_unref (feed.one);
   g_free (desc);
   return ret;
@@ -311,6 +370,12 @@ run_mode (const char *mode, long n)
     return run_bare (n);
   if (strcmp (mode, "src") == 0)
     return run_src ("fgrabsrc", FAKE_PATH, n, FALSE);
+  if (strcmp (mode, "src-events") == 0)
+    return run_src ("fgrabsrc", EVENTS_PATH, n, FALSE);
+  if (strcmp (mode, "src-black") == 0)
+    return run_src ("fgrabsrc signal-loss=black", FAKE_PATH, n, FALSE);
+  if (strcmp (mode, "src-nothing") == 0)
+    return run_src ("fgrabsrc signal-loss=nothing", FAKE_PATH, n, FALSE);
   if (strcmp (mode, "rw") == 0)
     return run_src ("v4l2src io-mode=rw", FAKE_PATH, n, FALSE);
   if (strcmp (mode, "floor") == 0)
@@ -327,6 +392,8 @@ run_mode (const char *mode, long n)
     return run_bare_write (n, TRUE);
   if (strcmp (mode, "sink") == 0)
     return run_sink ("fgrabsink", "sync=false", n);
+  if (strcmp (mode, "sink-keepalive") == 0)
+    return run_sink ("fgrabsink", "sync=false keep-alive=repeat", n);
   if (strcmp (mode, "sink-noqos") == 0)
     return run_sink ("fgrabsink", "sync=false qos=false", n);
   if (strcmp (mode, "sink-sync") == 0)
@@ -344,16 +411,18 @@ int
 main (int argc, char **argv)
 {
   if (argc != 3) {
-    fprintf (stderr, "usage: profile-fake bare|src|rw|floor|floor-ts|"
+    fprintf (stderr, "usage: profile-fake bare|src|src-events|src-black|"
+        "src-nothing|rw|floor|floor-ts|"
         "bare-write|bare-write-paced|sink|sink-noqos|sink-sync|"
-        "sink-sync-noqos|floor-write|floor-write-qos|startup-src|"
+        "sink-sync-noqos|sink-keepalive|floor-write|floor-write-qos|startup-src|"
         "startup-rw N\n");
     return 2;
   }
   gst_init (NULL, NULL);
   if (!fgrab_floor_register ())
     return 1;
-  new_camera ();
+  camera = new_camera (FAKE_PATH, FALSE);
+  events_camera = new_camera (EVENTS_PATH, TRUE);
   new_big_camera ();
   new_output ();
   return run_mode (argv[1], atol (argv[2]));

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Instructions per frame of fgrab's elements and their stock peers above a
 # bare loop, counted by callgrind on the unit tier's fake device
-# (bench/profile-fake.c says why that is a fair floor).  Reproducible: the
-# counts do not depend on the machine's load.
+# (bench/profile-fake.c says why that is a fair floor), the fake's own
+# work left out as a system call's is (bench/profile-count.py).
+# Reproducible: the counts do not depend on the machine's load.
 #
 #   bench/profile.sh [--build-dir DIR] [capture|output|startup] [N1 N2]
 #                                  (default every part, 50 and 250 frames)
@@ -11,8 +12,11 @@
 # loop's; the framework's floor (floorsrc, floorsink: bench/fgrab-floor.c)
 # is the least any GStreamer element pays, and fgrab's elements are given
 # as a ratio of their overhead to the floor's.
-# capture: floorsrc, fgrabsrc and v4l2src io-mode=rw against poll()+read().
-# output: floorsink and fgrabsink unpaced against poll()+write(), fgrabsink paced by the
+# capture: floorsrc, fgrabsrc and v4l2src io-mode=rw against poll()+read();
+# fgrabsrc also on a camera that sends events and with signal-loss=black
+# and nothing while the signal is there (what they cost when unused).
+# output: floorsink and fgrabsink unpaced against poll()+write() (fgrabsink
+# also with keep-alive=repeat, frames coming in time), fgrabsink paced by the
 # clock (sync=true) against the same loop sleeping to each frame's due
 # time, each with and without QoS (GstBaseSink's QoS event upstream a
 # buffer); with the calls a frame of the C library functions that enter the
@@ -20,7 +24,8 @@
 # docs/performance.md).
 # startup: instructions from the NULL->PLAYING request to the first buffer
 # of fgrabsrc and v4l2src io-mode=rw on a camera of 40 sizes x 8 frame
-# rates (callgrind's counts zeroed and dumped by profile-fake itself).
+# rates (callgrind's counts zeroed and dumped by profile-fake itself; the
+# fake device's work left out here too).
 # Needs valgrind and a build with the unit tier and the bench tools
 # (-Dtests=enabled -Dbench=enabled) in DIR (default build-prof/, set up
 # here if missing, the option turned on if not).
@@ -51,7 +56,7 @@ ir() { # MODE N: total instructions of one run
 	LD_PRELOAD=$fake valgrind --tool=callgrind --callgrind-out-file="$f" \
 		"$prog" "$1" "$2" >"$out/cg-$1-$2.log" 2>&1
 	grep -h '^profile-fake: ' "$out/cg-$1-$2.log" | sed "s/^/$1 $2: /" >&2 || true
-	sed -n 's/^summary: //p' "$f"
+	python3 "$top/bench/profile-count.py" "$f"
 }
 declare -A per
 per_frame() { # MODE...: instructions per frame of each, into per[]
@@ -82,7 +87,7 @@ startup_ir() { # MODE: instructions from NULL->PLAYING to the first buffer
 	LD_PRELOAD=$fake valgrind --tool=callgrind --callgrind-out-file="$f" \
 		"$prog" "$1" 1 >"$out/cg-$1-startup.log" 2>&1
 	[ -f "$f.1" ] || { echo "profile.sh: no dump at the first buffer ($f.1): $prog built without valgrind/callgrind.h?" >&2; exit 1; }
-	sed -n 's/^summary: //p' "$f.1"
+	python3 "$top/bench/profile-count.py" "$f.1"
 }
 report() { # incl MODE [BASE] | calls MODE...: from the callgrind files
 	python3 - "$out" "$n1" "$n2" "$@" <<'PY'
@@ -150,30 +155,39 @@ else:
 PY
 }
 if [ "$part" = all ] || [ "$part" = capture ]; then
-	per_frame bare floor floor-ts src rw
+	per_frame bare floor floor-ts src src-events src-black src-nothing rw
 	echo
-	echo "frame: 640x360 YUYV, 460800 bytes; floor: floorsrc, floor-ts: floorsrc do-timestamp=true"
+	echo "frame: 160x90 YUYV, 28800 bytes, 30 fps on the camera's clock; floor: floorsrc, floor-ts: floorsrc do-timestamp=true"
 	echo
-	floor_table capture bare floor floor-ts src=fgrabsrc "rw=v4l2src io-mode=rw"
+	floor_table capture bare floor floor-ts src=fgrabsrc \
+		"src-events=fgrabsrc, a camera with events" \
+		"src-black=fgrabsrc signal-loss=black (signal present)" \
+		"src-nothing=fgrabsrc signal-loss=nothing (signal present)" \
+		"rw=v4l2src io-mode=rw"
+	echo
+	echo "against fgrabsrc on the camera without events: with events $(d src-events src)," \
+		"signal-loss=black $(d src-black src), signal-loss=nothing $(d src-nothing src)"
 	echo
 	echo "fgrabsrc minus floorsrc do-timestamp=true, the functions that grow with the frame count ($n2 vs $n1 frames, inclusive, per frame):"
 	report incl src floor-ts
 	echo
 fi
 if [ "$part" = all ] || [ "$part" = output ]; then
-	per_frame bare-write floor-write floor-write-qos bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
+	per_frame bare-write floor-write floor-write-qos bare-write-paced sink sink-noqos sink-sync sink-sync-noqos sink-keepalive
 	echo
 	echo "floor-write: floorsink sync=false, floor-write-qos: the same with qos=true (fgrabsink's default)"
 	echo
 	floor_table "output, unpaced (sync=false)" bare-write floor-write floor-write-qos \
-		sink=fgrabsink "sink-noqos=fgrabsink qos=false"
+		sink=fgrabsink "sink-noqos=fgrabsink qos=false" \
+		"sink-keepalive=fgrabsink keep-alive=repeat (frames in time)"
 	echo
 	echo "per frame above the bare write loop: fgrabsink unpaced $(d sink bare-write)," \
 		"unpaced without QoS $(d sink-noqos bare-write)," \
 		"paced $(d sink-sync bare-write-paced), paced without QoS $(d sink-sync-noqos bare-write-paced)"
 	echo "paced minus unpaced: bare loop $(d bare-write-paced bare-write)," \
-		"fgrabsink $(d sink-sync sink), fgrabsink without QoS $(d sink-sync-noqos sink)"
-	echo "frame: 640x360 YUYV, 460800 bytes, 30 fps when paced"
+		"fgrabsink $(d sink-sync sink), fgrabsink without QoS $(d sink-sync-noqos sink-noqos)"
+	echo "keep-alive=repeat against off (frames in time): $(d sink-keepalive sink)"
+	echo "frame: 160x90 YUYV, 28800 bytes, 30 fps when paced"
 	echo
 	report calls bare-write floor-write bare-write-paced sink sink-noqos sink-sync sink-sync-noqos
 	echo
@@ -187,13 +201,11 @@ if [ "$part" = all ] || [ "$part" = output ]; then
 	report incl sink sink-noqos
 fi
 if [ "$part" = all ] || [ "$part" = startup ]; then
-	# the first frame's read is the fake device's work, as in the bare loop
-	[ -n "${per[bare]:-}" ] || per_frame bare >/dev/null
 	a=$(startup_ir startup-src) b=$(startup_ir startup-rw)
 	echo
-	echo "start-up, NULL->PLAYING to the first buffer, YUYV at 40 sizes x 8 frame rates:"
-	echo "| element | instructions | without the first frame's read (the bare loop's ${per[bare]} a frame) |"
-	echo "|---|---|---|"
-	echo "| fgrabsrc | $a | $((a - per[bare])) |"
-	echo "| v4l2src io-mode=rw | $b | $((b - per[bare])) |"
+	echo "start-up, NULL->PLAYING to the first buffer, YUYV at 40 sizes x 8 frame rates (the fake device's work left out):"
+	echo "| element | instructions |"
+	echo "|---|---|"
+	echo "| fgrabsrc | $a |"
+	echo "| v4l2src io-mode=rw | $b |"
 fi

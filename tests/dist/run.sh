@@ -112,11 +112,13 @@ meson_test() {
 # (2.2.13 formats some constructs differently), and reference-docs compares
 # the committed pages, generated with Debian 12's GStreamer 1.22, with what
 # scripts/gen-reference.py makes here (GStreamer 1.26's base classes add
-# properties, e.g. GstBaseSrc's automatic-eos).
+# properties, e.g. GstBaseSrc's automatic-eos).  Nor the perf suite: its
+# check compares instruction counts with docs/performance.md's, counted
+# with Debian 12's GStreamer 1.22 and GLib.
 unit_tier() {
 	local names
 	mapfile -t names < <(in_root "$root" meson test -C /fgrab/build --list --no-suite kernel --no-suite kernel-compare \
-		--no-suite style --no-suite selftest 2>/dev/null | test_names)
+		--no-suite style --no-suite selftest --no-suite perf 2>/dev/null | test_names)
 	[ "${#names[@]}" -gt 0 ] || { log "FAIL: no unit test in the $suite build"; status=1; return; }
 	meson_test "$log_dir/test-output-$suite-unit.txt" --num-processes 2 "${names[@]}"
 	# the test setup's own test (failures on purpose, checked by the script)
