@@ -83,7 +83,7 @@ consume_unit (FakeV4l2Device * dev)
   if (dev->frame_mode == FAKE_V4L2_FRAMES_MANUAL)
     dev->manual_pending--;
   else if (dev->frame_mode == FAKE_V4L2_FRAMES_TIMED)
-    dev->timed_pending--;
+    dev->frame_seq = fake_v4l2_timed_take (dev);
 }
 
 static gsize
@@ -169,6 +169,30 @@ capture_ready (FakeV4l2Device * dev)
       dev->content == FAKE_V4L2_CONTENT_ENCODER)
     return stream_available (dev) > 0;
   return units_available (dev) > 0;
+}
+
+/* Frames read through vb2's read emulation: one queue, owned by an fd. */
+static gboolean
+vb2_queue (FakeV4l2Device * dev)
+{
+  return dev->read_model == FAKE_V4L2_READ_VB2 &&
+      (dev->content == FAKE_V4L2_CONTENT_RAW ||
+      dev->content == FAKE_V4L2_CONTENT_VARIABLE ||
+      dev->content == FAKE_V4L2_CONTENT_SLICED_VBI);
+}
+
+gint fake_v4l2_n_queue_errors;
+
+/* vb2_queue_error() sets it; releasing the queue (vb2_core_streamoff)
+ * clears it.  The count lets poll() skip the lock while no queue is in
+ * error. */
+static void
+set_queue_error (FakeV4l2Device * dev, gboolean error)
+{
+  if (dev->queue_error == error)
+    return;
+  dev->queue_error = error;
+  g_atomic_int_add (&fake_v4l2_n_queue_errors, error ? 1 : -1);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -316,7 +340,7 @@ fake_v4l2_open (const char *path, int flags, gboolean * handled)
   if (dev->open_count++ == 0) {
     dev->frame_seq = 0;
     dev->in_frame = FALSE;
-    dev->queue_error = FALSE;
+    set_queue_error (dev, FALSE);
     dev->stream_pos = dev->stream_start_offset;
     dev->unit_left = 0;
     fake_v4l2_encoder_reset (dev);
@@ -334,6 +358,18 @@ fail:
   g_mutex_unlock (&fake_v4l2_lock);
   errno = err;
   return -1;
+}
+
+/* videobuf2-v4l2.c _vb2_fop_release: the owner's close releases the queue
+ * (vb2_queue_release: fileio torn down, streamoff, which clears q->error);
+ * the next read() starts a new stream, from frame 0, on any fd. */
+static void
+release_vb2_queue (FakeV4l2Device * dev)
+{
+  dev->in_frame = FALSE;
+  set_queue_error (dev, FALSE);
+  dev->frame_seq = 0;
+  fake_v4l2_timed_reset (dev);
 }
 
 int
@@ -372,15 +408,16 @@ fake_v4l2_close (int fd, gboolean * handled)
         dev->unit_left = 0;
       }
       fake_v4l2_encoder_reset (dev);
+      if (vb2_queue (dev))
+        release_vb2_queue (dev);
     }
     if (--dev->open_count == 0) {
       if (dev->stall_ends_on_reopen)
         dev->stalled = FALSE;
-      /* vb2 throws a half written frame away on release, and releasing
-       * the queue (streamoff) clears its error */
+      /* vb2 throws a half written frame away on release */
       g_byte_array_set_size (dev->accum, 0);
       dev->in_frame = FALSE;
-      dev->queue_error = FALSE;
+      set_queue_error (dev, FALSE);
     }
     t = fake_v4l2_timer_sync (dev);
   }
@@ -477,6 +514,12 @@ again:
     err = EBADF;
     goto fail;
   }
+  /* videobuf2-v4l2.c vb2_fop_read: the queue belongs to the fd whose
+   * read() started it (vb2_queue_is_busy), until that fd's close */
+  if (vb2_queue (dev) && dev->streaming && !ffd->streaming) {
+    err = EBUSY;
+    goto fail;
+  }
   /* the first read() starts streaming (vb2's fileio, a cx18 capture) */
   if (!dev->streaming)
     dev->streaming = ffd->streaming = TRUE;
@@ -507,7 +550,7 @@ again:
       dev->in_frame = FALSE;
       dev->unit_left = 0;
       if (vb2)
-        dev->queue_error = TRUE;
+        set_queue_error (dev, TRUE);
     }
     fake_v4l2_sync_readiness (dev);
     goto fail;
@@ -790,4 +833,27 @@ fake_v4l2_ioctl (int fd, unsigned long request, void *arg, gboolean * handled)
     return -1;
   }
   return 0;
+}
+
+/* videobuf2-core.c vb2_core_poll: a queue in error polls EPOLLERR alone,
+ * where the fake's token made the fd readable. */
+int
+fake_v4l2_poll_queue_errors (struct pollfd *fds, nfds_t n, int ret)
+{
+  nfds_t i;
+
+  if (ret <= 0 || fds == NULL ||
+      g_atomic_int_get (&fake_v4l2_n_queue_errors) == 0)
+    return ret;
+  g_mutex_lock (&fake_v4l2_lock);
+  for (i = 0; i < n; i++) {
+    FakeFd *ffd;
+
+    if (!(fds[i].revents & POLLIN) || (ffd = lookup_fd (fds[i].fd)) == NULL)
+      continue;
+    if (ffd->dev != NULL && ffd->dev->queue_error && vb2_queue (ffd->dev))
+      fds[i].revents = POLLERR | (fds[i].revents & POLLPRI);
+  }
+  g_mutex_unlock (&fake_v4l2_lock);
+  return ret;
 }

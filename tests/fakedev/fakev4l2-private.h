@@ -65,6 +65,8 @@ typedef struct
 } FakeFormat;
 
 #define DEFAULT_STREAM_CHUNK 4096
+/* the most buffers a driver's queue has (VB2_MAX_FRAME) */
+#define FAKE_V4L2_QUEUE_MAX VIDEO_MAX_FRAME
 
 typedef struct _FakeTimer FakeTimer;
 
@@ -249,6 +251,11 @@ struct _FakeV4l2Device
   guint64 timed_base_frames;
   guint64 timed_accounted;
   guint64 timed_pending;
+  /* the numbers of the pending frames, oldest at timed_head (a ring) */
+  guint64 timed_queue[FAKE_V4L2_QUEUE_MAX];
+  guint timed_head;
+  /* the buffers the driver keeps frames in (set_queue_buffers) */
+  guint queue_buffers;
   FakeTimer *timer;             /* TIMED mode clock thread, or NULL */
 
   /* faults */
@@ -540,6 +547,10 @@ G_GNUC_INTERNAL ssize_t fake_v4l2_write (int fd, const void *buf,
     size_t count, gboolean * handled);
 G_GNUC_INTERNAL int fake_v4l2_ioctl (int fd, unsigned long request, void *arg,
     gboolean * handled);
+/* After poll() returned @ret: a vb2 queue in error polls POLLERR (not
+ * POLLIN); returns @ret. */
+G_GNUC_INTERNAL int fake_v4l2_poll_queue_errors (struct pollfd *fds,
+    nfds_t n, int ret);
 
 /* fakev4l2-libc.c */
 G_GNUC_INTERNAL void fake_v4l2_resolve_real (void);
@@ -558,6 +569,9 @@ G_GNUC_INTERNAL void fake_v4l2_timed_reset (FakeV4l2Device * dev);
 /* Starts the clock at @now (the first read() or poll wake-up), once. */
 G_GNUC_INTERNAL void fake_v4l2_timed_start (FakeV4l2Device * dev, gint64 now);
 G_GNUC_INTERNAL void fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now);
+/* Takes the oldest pending frame (timed_pending > 0) and returns its
+ * number. */
+G_GNUC_INTERNAL guint64 fake_v4l2_timed_take (FakeV4l2Device * dev);
 /* Wakes the clock thread to look at the device again. */
 G_GNUC_INTERNAL void fake_v4l2_timer_kick (FakeV4l2Device * dev);
 G_GNUC_INTERNAL FakeTimer *fake_v4l2_timer_sync (FakeV4l2Device * dev);

@@ -43,10 +43,28 @@ frame_period_us (FakeV4l2Device * dev)
   return MAX (us, 1);
 }
 
-static guint64
-queue_depth (FakeV4l2Device * dev)
+/* How many frames wait for the reader.  Not readbuffers: vb2's read
+ * emulation asks the driver's queue_setup for its count
+ * (videobuf2-core.c __vb2_init_fileio; vivid's vid_cap_queue_setup makes
+ * it 2), and v4l2loopback keeps its used_buffers, whatever S_PARM says.
+ * While vb2 hands a buffer to read(), the driver has one fewer to fill. */
+static guint
+queue_room (FakeV4l2Device * dev)
 {
-  return MAX (dev->buffers, 1);
+  guint depth = CLAMP (dev->queue_buffers, 1, FAKE_V4L2_QUEUE_MAX);
+
+  if (dev->read_model == FAKE_V4L2_READ_VB2 && dev->in_frame)
+    depth--;
+  return depth;
+}
+
+static void
+queue_push (FakeV4l2Device * dev, guint64 n)
+{
+  guint tail = (dev->timed_head + dev->timed_pending) % FAKE_V4L2_QUEUE_MAX;
+
+  dev->timed_queue[tail] = n;
+  dev->timed_pending++;
 }
 
 void
@@ -54,6 +72,7 @@ fake_v4l2_timed_reset (FakeV4l2Device * dev)
 {
   dev->timed_started = FALSE;
   dev->timed_pending = 0;
+  dev->timed_head = 0;
 }
 
 /* Frame 0 is ready the moment the clock starts, frame k one period after
@@ -68,12 +87,43 @@ fake_v4l2_timed_start (FakeV4l2Device * dev, gint64 now)
   dev->timed_base_frames = 1;
   dev->timed_accounted = 0;
   dev->timed_pending = 0;
+  dev->timed_head = 0;
+}
+
+/* Frames @first.. @first + @count - 1 became due.  A lost frame's number
+ * is lost with it, so the gap shows in the content; a stream just stays
+ * continuous. */
+static void
+queue_frames (FakeV4l2Device * dev, guint64 first, guint64 count)
+{
+  guint room = queue_room (dev);
+  guint64 take, n;
+
+  if (dev->read_model == FAKE_V4L2_READ_LOOPBACK &&
+      dev->timed_pending + count > room) {
+    /* v4l2loopback.c get_capture_buffer: a reader more than used_buffers
+     * behind jumps to the newest frame (read_position = write_position
+     * - 1) and keeps that one */
+    dev->dropped += dev->timed_pending + count - 1;
+    dev->timed_pending = 0;
+    queue_push (dev, first + count - 1);
+    return;
+  }
+  /* vb2: the frames wait in the driver's buffers, and while none is free
+   * the driver skips the new ones (vivid-kthread-cap.c
+   * vivid_thread_vid_cap_tick finds vid_cap_active empty; the sequence
+   * counter runs on) */
+  take = dev->timed_pending < room ? room - dev->timed_pending : 0;
+  take = MIN (take, count);
+  for (n = first; n < first + take; n++)
+    queue_push (dev, n);
+  dev->dropped += count - take;
 }
 
 void
 fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now)
 {
-  guint64 produced, depth;
+  guint64 produced, count;
 
   if (dev->frame_mode != FAKE_V4L2_FRAMES_TIMED || !dev->timed_started)
     return;
@@ -81,20 +131,21 @@ fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now)
       (guint64) ((now - dev->timed_base_time) / frame_period_us (dev));
   if (produced <= dev->timed_accounted)
     return;
-  dev->timed_pending += produced - dev->timed_accounted;
+  count = produced - dev->timed_accounted;
+  queue_frames (dev, dev->timed_accounted, count);
   dev->timed_accounted = produced;
-  depth = queue_depth (dev);
-  if (dev->timed_pending > depth) {
-    guint64 excess = dev->timed_pending - depth;
+}
 
-    dev->dropped += excess;
-    dev->timed_pending = depth;
-    /* the oldest frames are lost, and so are their numbers, so the gap
-     * shows in the content; a stream just stays continuous */
-    if (dev->content == FAKE_V4L2_CONTENT_RAW ||
-        dev->content == FAKE_V4L2_CONTENT_VARIABLE)
-      dev->frame_seq += excess;
-  }
+/* The oldest frame waiting: the next read() begins it. */
+guint64
+fake_v4l2_timed_take (FakeV4l2Device * dev)
+{
+  guint64 n = dev->timed_queue[dev->timed_head];
+
+  g_return_val_if_fail (dev->timed_pending > 0, 0);
+  dev->timed_head = (dev->timed_head + 1) % FAKE_V4L2_QUEUE_MAX;
+  dev->timed_pending--;
+  return n;
 }
 
 static gint64

@@ -118,6 +118,7 @@ fake_v4l2_device_new (const gchar * path, gboolean output)
   dev->nominal.denominator = 25;
   dev->supported_modes = V4L2_MODE_HIGHQUALITY;
   dev->buffers = 2;
+  dev->queue_buffers = 2;
   dev->max_buffers = VIDEO_MAX_FRAME;
   dev->rate_policy = FAKE_V4L2_RATE_ACCEPT;
 
@@ -504,6 +505,16 @@ fake_v4l2_device_set_modes (FakeV4l2Device * dev, guint32 supported_modes,
   g_mutex_lock (&fake_v4l2_lock);
   dev->supported_modes = supported_modes;
   dev->cur_modes = current_modes;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_set_queue_buffers (FakeV4l2Device * dev, guint count)
+{
+  g_return_if_fail (dev != NULL);
+  g_return_if_fail (count >= 1 && count <= VIDEO_MAX_FRAME);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->queue_buffers = count;
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

@@ -50,9 +50,14 @@ typedef enum
   /* A new frame is always ready: frames 0, 1, 2, ... as fast as they are read. */
   FAKE_V4L2_FRAMES_IMMEDIATE,
   /* Frames become ready at the device's current timeperframe, on a real
-   * clock, from the first read() or poll wake-up on; unread frames beyond the
-   * queue depth (readbuffers, at least 1) are dropped, oldest first, and
-   * counted (fake_v4l2_device_get_dropped_frames). */
+   * clock, from the first read() or poll wake-up on, and wait in the
+   * driver's own buffers (fake_v4l2_device_set_queue_buffers, not
+   * readbuffers).  A late reader loses frames as the read model's driver
+   * does: FAKE_V4L2_READ_VB2 keeps the oldest and skips new frames while
+   * no buffer is free (one buffer fewer while a frame is being read);
+   * FAKE_V4L2_READ_LOOPBACK, once more frames wait than it has buffers,
+   * jumps to the newest and keeps only that.  A lost frame's number is
+   * skipped; lost frames are counted (fake_v4l2_device_get_dropped_frames). */
   FAKE_V4L2_FRAMES_TIMED,
   /* Only frames released with fake_v4l2_device_release_frames() become
    * ready; until then the fd never polls readable. */
@@ -257,6 +262,14 @@ void fake_v4l2_device_set_modes (FakeV4l2Device * dev, guint32 supported_modes,
     guint32 current_modes);
 void fake_v4l2_device_set_buffers (FakeV4l2Device * dev, guint current,
     guint max_buffers);
+/* TIMED mode: how many frames the driver keeps for a late reader, 1 to
+ * VIDEO_MAX_FRAME (default 2): vb2's count from the driver's queue_setup
+ * (vivid's vid_cap_queue_setup: 2), v4l2loopback's used_buffers (its
+ * max_buffers, 2 by default).  readbuffers (set_buffers, S_PARM) only
+ * says what G_PARM reports: vb2's read emulation does not consult it
+ * (__vb2_init_fileio), and vivid answers 1 whatever was set
+ * (vivid_vid_cap_g_parm: set_buffers (dev, 1, 1)). */
+void fake_v4l2_device_set_queue_buffers (FakeV4l2Device * dev, guint count);
 void fake_v4l2_device_set_rate_policy (FakeV4l2Device * dev,
     FakeV4l2RatePolicy policy);
 void fake_v4l2_device_set_nominal_rate (FakeV4l2Device * dev, guint numerator,

@@ -846,7 +846,7 @@ GST_START_TEST (test_timestamps_durations_offsets)
   /* 15 fps and a deep queue: a streaming thread kept from running for
    * a period and a half would see a gap, a lost frame and a DISCONT that
    * the driver never caused (seen on a loaded two-core host at 30 fps) */
-  fake_v4l2_device_set_buffers (dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (dev, 32);
   gst_harness_set_sink_caps_str (h, "video/x-raw, framerate=15/1");
   gst_harness_use_systemclock (h);
   gst_harness_play (h);
@@ -1011,7 +1011,7 @@ GST_START_TEST (test_gap_after_slow_consumer_sets_discont_and_posts_qos)
   /* the driver keeps one frame; a consumer that takes 5 periods per frame
    * makes it drop the others */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 1, 1);
+  fake_v4l2_device_set_queue_buffers (dev, 1);
   capture_run ("num-buffers=4", "video/x-raw,framerate=30/1 ! "
       "identity sleep-time=166000 ! fakesink sync=false", &c);
 
@@ -1183,7 +1183,7 @@ GST_START_TEST (test_reads_again_when_poll_never_wakes)
 
   /* frames come at the device's rate but poll never says so */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (dev, 32);
   fake_v4l2_device_set_poll_silent (dev, TRUE);
   h = new_harness (NULL);
   gst_harness_play (h);
@@ -1244,7 +1244,7 @@ GST_START_TEST (test_working_poll_is_waited_for_before_reading)
    * deep queue, so that a reader kept from running on a loaded host
    * loses none */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (dev, 32);
   h = new_harness (NULL);
   gst_harness_play (h);
   pull_and_check_frames (h, dev, 20);
@@ -1270,7 +1270,7 @@ play_loopback_012 (FakeV4l2Device ** dev, gboolean writer)
   fake_v4l2_device_set_loopback_012 (*dev, writer);
   fake_v4l2_device_set_read_model (*dev, FAKE_V4L2_READ_LOOPBACK);
   fake_v4l2_device_set_frame_mode (*dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (*dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (*dev, 32);
   h = new_harness (NULL);
   gst_harness_play (h);
   return h;
@@ -1362,7 +1362,7 @@ GST_START_TEST (test_poll_that_stops_waking_is_read_again)
    * within the 8 frames read.  At 1 fps, so that a pause of memcheck's
    * or of a loaded host (4 s of slack) is not a lost frame either. */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 4, 8);
+  fake_v4l2_device_set_queue_buffers (dev, 4);
   h = new_harness (NULL);
   gst_harness_set_sink_caps_str (h, "video/x-raw, framerate=1/1");
   gst_harness_play (h);
