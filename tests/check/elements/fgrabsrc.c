@@ -1460,6 +1460,28 @@ GST_START_TEST (test_ebusy_on_read_is_busy_error)
 
 GST_END_TEST;
 
+/* vb2's queue belongs to the handle whose read() started it
+ * (videobuf2-v4l2.c vb2_fop_read): a second reader's read() is EBUSY,
+ * which the source must report as a busy device, not retry. */
+GST_START_TEST (test_node_another_handle_reads_is_busy_error)
+{
+  guint8 *frame = g_malloc (1 << 20);
+  int fd;
+
+  fgrab_check_new_camera (FAKE_PATH);
+  fd = open (FAKE_PATH, O_RDWR | O_NONBLOCK);
+  fail_unless (fd >= 0);
+  fail_unless (read (fd, frame, 1 << 20) > 0);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "is busy");
+  /* the first reader still has its queue */
+  fail_unless (read (fd, frame, 1 << 20) > 0);
+  close (fd);
+  g_free (frame);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_driver_changing_format_is_not_negotiated)
 {
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
@@ -2381,6 +2403,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_eio_after_reopen_is_an_error);
   tcase_add_test (tc, test_enodev_is_disconnected_error);
   tcase_add_test (tc, test_ebusy_on_read_is_busy_error);
+  tcase_add_test (tc, test_node_another_handle_reads_is_busy_error);
   tcase_add_test (tc, test_driver_changing_format_is_not_negotiated);
   tcase_add_test (tc, test_variable_size_jpeg_frames);
   tcase_add_test (tc, test_mpeg_byte_stream_in_chunks);
