@@ -688,6 +688,47 @@ GST_START_TEST (test_readbuffers_and_capturemode_read_back_driver_values)
 
 GST_END_TEST;
 
+/* vivid reports readbuffers 1 whatever S_PARM asked (vivid_vid_cap_g_parm),
+ * and vb2's read() does not consult it (__vb2_init_fileio): the property
+ * reads back the driver's 1, and the user is told it was not taken. */
+GST_START_TEST (test_readbuffers_the_driver_ignores_is_a_warning)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  GstElement *pipeline, *src;
+  GstMessage *msg;
+  GstBus *bus;
+  GError *err = NULL;
+  guint readbuffers;
+
+  fake_v4l2_device_set_buffers (dev, 1, 1);
+  pipeline = fgrab_check_pipeline_new ("fgrabsrc name=src device=" FAKE_PATH
+      " readbuffers=4 num-buffers=2 ! fakesink", NULL);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning about readbuffers");
+  gst_message_parse_warning (msg, &err, NULL);
+  fgrab_check_assert_text_has (err->message, "1 read buffer", "4", NULL);
+  g_error_free (err);
+  gst_message_unref (msg);
+
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  g_object_get (src, "readbuffers", &readbuffers, NULL);
+  fail_unless_equals_int (readbuffers, 1);
+  gst_object_unref (src);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_driver_adjusted_rate_goes_into_caps)
 {
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
@@ -2377,6 +2418,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_fixation_prefers_current_format_size_rate);
   tcase_add_test (tc, test_s_parm_gets_rate_and_capture_parameters);
   tcase_add_test (tc, test_readbuffers_and_capturemode_read_back_driver_values);
+  tcase_add_test (tc, test_readbuffers_the_driver_ignores_is_a_warning);
   tcase_add_test (tc, test_driver_adjusted_rate_goes_into_caps);
   tcase_add_test (tc, test_open_rate_asks_driver_for_nominal_rate);
   tcase_add_test (tc, test_no_timeperframe_advertises_g_parm_rate);
