@@ -588,11 +588,15 @@ typedef enum
    * returns min (count, what is left of the current buffer's payload),
    * never crossing into the next buffer, and the rest of the buffer comes
    * with the next read() (the only partial read vb2 makes: it never stops
-   * short for a signal).  A buffer with payload 0 reads 0 bytes, once.  An
-   * injected EIO is vb2_queue_error(): from then on every read() fails
-   * with EIO (and the fd polls readable, where vb2 reports POLLERR) until
-   * the last fd is closed, which releases and restarts the queue; the
-   * error's count does not matter. */
+   * short for a signal).  A buffer with payload 0 reads 0 bytes, once.
+   * The queue belongs to the fd whose read() started it: another fd's
+   * read() fails with EBUSY (vb2_fop_read) until the owner's close
+   * releases the queue (_vb2_fop_release); the next read(), on any fd,
+   * starts a new stream from frame 0.  An injected EIO is
+   * vb2_queue_error(): from then on every read() fails with EIO and
+   * poll() and ppoll() report POLLERR alone (vb2_core_poll; select() and
+   * epoll see the fd readable) until the owner's close; the error's count
+   * does not matter. */
   FAKE_V4L2_READ_VB2,
   /* v4l2loopback: every read() starts the next frame and returns
    * min (count, its payload); the rest of that frame is lost.  Injected
@@ -658,7 +662,7 @@ guint8 fake_v4l2_stream_byte (guint64 k);
  * next @count calls (after @after_frames more frames have been completely
  * read or written; 0 = immediately) fail with @err (EINTR, EAGAIN, EIO,
  * ENODEV, EBUSY, ...).  count G_MAXUINT = forever.  EIO on the frames of
- * a VB2 capture device stays until the last fd closes (see
+ * a VB2 capture device stays until the queue's owner closes (see
  * FAKE_V4L2_READ_VB2). */
 void fake_v4l2_device_inject_io_error (FakeV4l2Device * dev, int err,
     guint after_frames, guint count);

@@ -185,8 +185,15 @@ trace_vb2 (const char *path)
   parm.type = CAP;
   if (ioctl (a, VIDIOC_G_PARM, &parm) == 0) {
     parm.parm.capture.readbuffers = 32;
-    printf ("S_PARM readbuffers 32: %s\n",
+    /* slow enough that a late reader empties the queue well within a
+     * period, the fake's frames (made byte by byte) under TCG too */
+    parm.parm.capture.timeperframe.numerator = 1;
+    parm.parm.capture.timeperframe.denominator = 5;
+    printf ("S_PARM readbuffers 32, timeperframe 1/5: %s\n",
         err_name (ioctl (a, VIDIOC_S_PARM, &parm)));
+    printf ("S_PARM answers timeperframe %u/%u\n",
+        parm.parm.capture.timeperframe.numerator,
+        parm.parm.capture.timeperframe.denominator);
   }
   printf ("G_PARM readbuffers after: %u\n", readbuffers (a));
   period = period_ms (a);
