@@ -186,8 +186,8 @@ gint fake_v4l2_n_queue_errors;
 /* vb2_queue_error() sets it; releasing the queue (vb2_core_streamoff)
  * clears it.  The count lets poll() skip the lock while no queue is in
  * error. */
-static void
-set_queue_error (FakeV4l2Device * dev, gboolean error)
+void
+fake_v4l2_set_queue_error (FakeV4l2Device * dev, gboolean error)
 {
   if (dev->queue_error == error)
     return;
@@ -340,7 +340,7 @@ fake_v4l2_open (const char *path, int flags, gboolean * handled)
   if (dev->open_count++ == 0) {
     dev->frame_seq = 0;
     dev->in_frame = FALSE;
-    set_queue_error (dev, FALSE);
+    fake_v4l2_set_queue_error (dev, FALSE);
     dev->stream_pos = dev->stream_start_offset;
     dev->unit_left = 0;
     fake_v4l2_encoder_reset (dev);
@@ -367,7 +367,7 @@ static void
 release_vb2_queue (FakeV4l2Device * dev)
 {
   dev->in_frame = FALSE;
-  set_queue_error (dev, FALSE);
+  fake_v4l2_set_queue_error (dev, FALSE);
   dev->frame_seq = 0;
   fake_v4l2_timed_reset (dev);
 }
@@ -417,7 +417,7 @@ fake_v4l2_close (int fd, gboolean * handled)
       /* vb2 throws a half written frame away on release */
       g_byte_array_set_size (dev->accum, 0);
       dev->in_frame = FALSE;
-      set_queue_error (dev, FALSE);
+      fake_v4l2_set_queue_error (dev, FALSE);
     }
     t = fake_v4l2_timer_sync (dev);
   }
@@ -550,7 +550,7 @@ again:
       dev->in_frame = FALSE;
       dev->unit_left = 0;
       if (vb2)
-        set_queue_error (dev, TRUE);
+        fake_v4l2_set_queue_error (dev, TRUE);
     }
     fake_v4l2_sync_readiness (dev);
     goto fail;

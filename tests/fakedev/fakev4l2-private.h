@@ -547,6 +547,9 @@ G_GNUC_INTERNAL ssize_t fake_v4l2_write (int fd, const void *buf,
     size_t count, gboolean * handled);
 G_GNUC_INTERNAL int fake_v4l2_ioctl (int fd, unsigned long request, void *arg,
     gboolean * handled);
+/* vb2_queue_error() (TRUE) or the queue's release (FALSE). */
+G_GNUC_INTERNAL void fake_v4l2_set_queue_error (FakeV4l2Device * dev,
+    gboolean error);
 /* After poll() returned @ret: a vb2 queue in error polls POLLERR (not
  * POLLIN); returns @ret. */
 G_GNUC_INTERNAL int fake_v4l2_poll_queue_errors (struct pollfd *fds,

@@ -169,6 +169,7 @@ device_unregister (FakeV4l2Device * dev)
   g_list_free (dev->fds);
   dev->fds = NULL;
   dev->open_count = 0;
+  fake_v4l2_set_queue_error (dev, FALSE);
   return fake_v4l2_timer_sync (dev);
 }
 
