@@ -181,7 +181,7 @@ vb2_queue (FakeV4l2Device * dev)
       dev->content == FAKE_V4L2_CONTENT_SLICED_VBI);
 }
 
-gint fake_v4l2_n_queue_errors;
+static gint fake_v4l2_n_queue_errors;
 
 /* vb2_queue_error() sets it; releasing the queue (vb2_core_streamoff)
  * clears it.  The count lets poll() skip the lock while no queue is in
