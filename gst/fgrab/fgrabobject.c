@@ -52,14 +52,15 @@ typedef struct
   const gchar *norm_blurb;
   const gchar *node, *example;
   const gchar *params_refused;
+  const gchar *buffers_kept;
   const gchar *longname, *klass, *description;
 } FgrabDirection;
 
 static const FgrabDirection capture_direction = {
   "V4L2 capture device node to read() from",
   "readbuffers", "Read buffers",
-  "Buffers the driver uses for read() (0 = keep the driver's setting; "
-      "reads back the driver's value once configured)",
+  "Buffers the driver is asked to use for read() (0 = keep the driver's "
+      "setting; reads back what the driver reports once configured)",
   "capturemode", "Capture mode",
   "Capture mode flags (reads back what the driver kept once configured)",
   "Driver-specific extended capture mode (0 = none)",
@@ -71,6 +72,8 @@ static const FgrabDirection capture_direction = {
   "capture", "/dev/video0",
   "Device '%s' does not accept streaming parameters (frame rate, read "
       "buffers, capture mode); it keeps its own.",
+  "Device '%s' reports %u read buffer(s), not the %u asked for: it "
+      "chooses its own (readbuffers reads back what it reports).",
   "Video (fgrab) read() source", "Source/Video/Hardware",
   "Captures video from a V4L2 device with read() under poll()",
 };
@@ -78,8 +81,8 @@ static const FgrabDirection capture_direction = {
 static const FgrabDirection output_direction = {
   "V4L2 output device node to write() to",
   "writebuffers", "Write buffers",
-  "Buffers the driver uses for write() (0 = keep the driver's setting; "
-      "reads back the driver's value once configured)",
+  "Buffers the driver is asked to use for write() (0 = keep the driver's "
+      "setting; reads back what the driver reports once configured)",
   "outputmode", "Output mode",
   "Output mode flags (reads back what the driver kept once configured)",
   "Driver-specific extended output mode (0 = none)",
@@ -91,6 +94,8 @@ static const FgrabDirection output_direction = {
   "output", "/dev/video1",
   "Device '%s' does not accept output parameters (frame rate, write "
       "buffers, output mode); frames are paced by the clock.",
+  "Device '%s' reports %u write buffer(s), not the %u asked for: it "
+      "chooses its own (writebuffers reads back what it reports).",
   "Video (fgrab) write() sink", "Sink/Video/Hardware",
   "Writes video to a V4L2 device with write() under poll()",
 };
@@ -148,7 +153,10 @@ fgrab_object_finalize (FgrabObject * obj)
  * The number of buffers the driver should use for read() (write()):
  * v4l2_captureparm.readbuffers (v4l2_outputparm.writebuffers).  0 leaves
  * the driver's setting.  Once the stream is configured the property reads
- * back what the driver actually uses.
+ * back what the driver reports (VIDIOC_G_PARM), and a value other than
+ * the one asked for is posted as a warning.  Drivers built on videobuf2
+ * choose their own queue for read() whatever is asked (vivid keeps 2
+ * frames and always reports 1).
  *
  * GstFgrabSrc:capturemode:
  * GstFgrabSink:outputmode:
@@ -491,6 +499,7 @@ fgrab_object_open (FgrabObject * obj)
   }
   obj->io_started = FALSE;
   obj->params_warned = FALSE;
+  obj->buffers_warned = FALSE;
   replace_device (obj, node);
   return TRUE;
 }
@@ -649,6 +658,19 @@ fgrab_object_set_flushing (FgrabObject * obj, gboolean flushing)
   }
 }
 
+/* The user asked for @asked buffers and the driver reports @kept: said
+ * once an open, as a driver that ignores the field ignores it again. */
+static void
+warn_buffers_kept (FgrabObject * obj, guint asked, guint kept)
+{
+  if (asked == 0 || kept == asked || obj->buffers_warned)
+    return;
+  GST_ELEMENT_WARNING (obj->element, RESOURCE, SETTINGS,
+      (direction (obj->output)->buffers_kept, obj->node->path, kept, asked),
+      ("S_PARM asked for %u buffers, G_PARM reports %u", asked, kept));
+  obj->buffers_warned = TRUE;
+}
+
 gboolean
 fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
     FgrabStreamParams * params)
@@ -656,11 +678,11 @@ fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
   FgrabNode *node = obj->node;
   GError *error = NULL;
   gboolean ok;
-  guint mode;
+  guint mode, asked;
 
   memset (params, 0, sizeof (*params));
   GST_OBJECT_LOCK (obj->element);
-  params->buffers = obj->buffers;
+  params->buffers = asked = obj->buffers;
   params->mode = mode = obj->mode;
   params->extendedmode = obj->extendedmode;
   GST_OBJECT_UNLOCK (obj->element);
@@ -686,6 +708,7 @@ fgrab_object_set_params (FgrabObject * obj, gint fps_n, gint fps_d,
   if (mode != params->mode)
     GST_INFO_OBJECT (obj->element, "driver kept mode 0x%x of 0x%x",
         params->mode, mode);
+  warn_buffers_kept (obj, asked, params->buffers);
 
   GST_OBJECT_LOCK (obj->element);
   obj->actual = *params;

@@ -94,6 +94,9 @@ typedef struct
   FgrabStreamParams actual;
   /* S_PARM was refused since the open, and the user told */
   gboolean params_warned;
+  /* the driver reported other read/write buffers than asked, and the
+   * user was told */
+  gboolean buffers_warned;
   /* The state of the property rooms that stand on this core, each
    * defined in the room's own file and touched by no other file:
    * fgrabcontrolprops.c's extra-controls and colour balance settings,

@@ -17,8 +17,9 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* Frame production, readiness, the clock thread and the interposed libc
- * entry points.
+/* Frame production, readiness and the faked system calls behind the
+ * interposed libc entry points (fakev4l2-libc.c); the TIMED clock is in
+ * fakev4l2-timed.c.
  *
  * One global mutex guards all state.  Interposed functions never call each
  * other, only the real_* ones, so the lock is never taken twice; blocking
@@ -33,42 +34,23 @@
  * transfers from blocking without touching the O_NONBLOCK flag the app
  * chose (and can read back with fcntl()). */
 
-/* Both the plain and the 64-bit entry points are defined here, which the
- * redirections of _FILE_OFFSET_BITS=64 or the fortify wrappers would turn
- * into clashing definitions. */
-#undef _FILE_OFFSET_BITS
-#undef _FORTIFY_SOURCE
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/types.h>
 
 #include "fakev4l2-private.h"
 
 /* small, so that filling a send buffer to block POLLOUT is quick */
 #define SOCKET_BUFFER_SIZE 4096
-/* the major of V4L2 character devices */
-#define VIDEO_MAJOR 81
-
-struct _FakeTimer
-{
-  GThread *thread;
-  GCond cond;
-  FakeV4l2Device *dev;
-  gboolean stop;
-};
 
 GMutex fake_v4l2_lock;
 GHashTable *fake_v4l2_devices;
@@ -77,134 +59,7 @@ gint fake_v4l2_n_devices;
 gint fake_v4l2_n_fds;
 
 /* ---------------------------------------------------------------------- */
-/* The real libc functions, resolved on first use: an interposed call can
- * come before any constructor of ours has run. */
-
-static gpointer real_open_p, real_open64_p, real_openat_p, real_openat64_p;
-static gpointer real_close_p, real_read_p, real_write_p, real_ioctl_p;
-static gpointer real_fstat_p, real_fstat64_p, real_stat_p, real_stat64_p;
-static gpointer real_lstat_p, real_lstat64_p, real_access_p;
-static gpointer real___open_2_p, real___open64_2_p;
-static gpointer real___openat_2_p, real___openat64_2_p;
-static gpointer real___read_chk_p, real_poll_p;
-
-static gpointer
-resolve (const char *name, gpointer * slot)
-{
-  gpointer p = g_atomic_pointer_get (slot);
-
-  if (G_UNLIKELY (p == NULL)) {
-    p = dlsym (RTLD_NEXT, name);
-    g_atomic_pointer_set (slot, p);
-  }
-  return p;
-}
-
-#define REAL(fn) ((__typeof__ (&fn)) resolve (#fn, &real_##fn##_p))
-
-gpointer
-fake_v4l2_resolve (const char *name, gpointer * slot)
-{
-  return resolve (name, slot);
-}
-
-/* dlsym() takes the loader's lock; doing it while holding ours could
- * deadlock against a dlopen() whose constructors call open().  So the
- * functions needed under our lock are resolved up front: at load time, and
- * again (cheaply) before any device exists. */
-void
-fake_v4l2_resolve_real (void)
-{
-  resolve ("close", &real_close_p);
-}
-
-static void __attribute__((constructor))
-    fake_v4l2_init (void)
-{
-  fake_v4l2_resolve_real ();
-}
-
-int
-fake_v4l2_real_close (int fd)
-{
-  return REAL (close) (fd);
-}
-
-/* ---------------------------------------------------------------------- */
 /* Frame production */
-
-static gint64
-frame_period_us (FakeV4l2Device * dev)
-{
-  struct v4l2_fract *t = &dev->timeperframe;
-  gint64 us;
-
-  if (t->numerator == 0 || t->denominator == 0)
-    return G_USEC_PER_SEC / 30;
-  us = (gint64) t->numerator * G_USEC_PER_SEC / t->denominator;
-  return MAX (us, 1);
-}
-
-static guint64
-queue_depth (FakeV4l2Device * dev)
-{
-  return MAX (dev->buffers, 1);
-}
-
-void
-fake_v4l2_timed_reset (FakeV4l2Device * dev)
-{
-  dev->timed_started = FALSE;
-  dev->timed_pending = 0;
-}
-
-/* Frame 0 is ready the moment the clock starts, frame k one period after
- * frame k-1. */
-static void
-timed_start (FakeV4l2Device * dev, gint64 now)
-{
-  if (dev->timed_started)
-    return;
-  dev->timed_started = TRUE;
-  dev->timed_base_time = now;
-  dev->timed_base_frames = 1;
-  dev->timed_accounted = 0;
-  dev->timed_pending = 0;
-}
-
-void
-fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now)
-{
-  guint64 produced, depth;
-
-  if (dev->frame_mode != FAKE_V4L2_FRAMES_TIMED || !dev->timed_started)
-    return;
-  produced = dev->timed_base_frames +
-      (guint64) ((now - dev->timed_base_time) / frame_period_us (dev));
-  if (produced <= dev->timed_accounted)
-    return;
-  dev->timed_pending += produced - dev->timed_accounted;
-  dev->timed_accounted = produced;
-  depth = queue_depth (dev);
-  if (dev->timed_pending > depth) {
-    guint64 excess = dev->timed_pending - depth;
-
-    dev->dropped += excess;
-    dev->timed_pending = depth;
-    /* the oldest frames are lost, and so are their numbers, so the gap
-     * shows in the content; a stream just stays continuous */
-    if (dev->content == FAKE_V4L2_CONTENT_RAW ||
-        dev->content == FAKE_V4L2_CONTENT_VARIABLE)
-      dev->frame_seq += excess;
-  }
-}
-
-static gint64
-timed_next_due (FakeV4l2Device * dev)
-{
-  return dev->timed_base_time + (gint64) (dev->timed_accounted + 1 -
-      dev->timed_base_frames) * frame_period_us (dev);
-}
 
 /* Frames (or STREAM units) ready and not yet begun. */
 static guint64
@@ -228,7 +83,7 @@ consume_unit (FakeV4l2Device * dev)
   if (dev->frame_mode == FAKE_V4L2_FRAMES_MANUAL)
     dev->manual_pending--;
   else if (dev->frame_mode == FAKE_V4L2_FRAMES_TIMED)
-    dev->timed_pending--;
+    dev->frame_seq = fake_v4l2_timed_take (dev);
 }
 
 static gsize
@@ -321,6 +176,30 @@ capture_ready (FakeV4l2Device * dev)
   return units_available (dev) > 0;
 }
 
+/* Frames read through vb2's read emulation: one queue, owned by an fd. */
+static gboolean
+vb2_queue (FakeV4l2Device * dev)
+{
+  return dev->read_model == FAKE_V4L2_READ_VB2 &&
+      (dev->content == FAKE_V4L2_CONTENT_RAW ||
+      dev->content == FAKE_V4L2_CONTENT_VARIABLE ||
+      dev->content == FAKE_V4L2_CONTENT_SLICED_VBI);
+}
+
+static gint fake_v4l2_n_queue_errors;
+
+/* vb2_queue_error() sets it; releasing the queue (vb2_core_streamoff)
+ * clears it.  The count lets poll() skip the lock while no queue is in
+ * error. */
+void
+fake_v4l2_set_queue_error (FakeV4l2Device * dev, gboolean error)
+{
+  if (dev->queue_error == error)
+    return;
+  dev->queue_error = error;
+  g_atomic_int_add (&fake_v4l2_n_queue_errors, error ? 1 : -1);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Readiness of the fds */
 
@@ -375,73 +254,6 @@ fake_v4l2_sync_readiness (FakeV4l2Device * dev)
   }
 }
 
-/* ---------------------------------------------------------------------- */
-/* TIMED mode clock thread: raises POLLIN when the next frame is due. */
-
-static gpointer
-timer_thread (gpointer data)
-{
-  FakeTimer *t = data;
-
-  g_mutex_lock (&fake_v4l2_lock);
-  while (!t->stop) {
-    FakeV4l2Device *dev = t->dev;
-
-    fake_v4l2_timed_advance (dev, g_get_monotonic_time ());
-    fake_v4l2_sync_readiness (dev);
-    if (dev->timed_started)
-      g_cond_wait_until (&t->cond, &fake_v4l2_lock, timed_next_due (dev));
-    else
-      g_cond_wait (&t->cond, &fake_v4l2_lock);
-  }
-  g_mutex_unlock (&fake_v4l2_lock);
-  return NULL;
-}
-
-static void
-timer_kick (FakeV4l2Device * dev)
-{
-  if (dev->timer)
-    g_cond_broadcast (&dev->timer->cond);
-}
-
-/* Starts or stops the clock thread as the device's state asks.  Returns a
- * stopped timer for the caller to pass to fake_v4l2_timer_join() once the
- * lock is released, or NULL. */
-FakeTimer *
-fake_v4l2_timer_sync (FakeV4l2Device * dev)
-{
-  gboolean want = !dev->output && dev->open_count > 0 &&
-      dev->frame_mode == FAKE_V4L2_FRAMES_TIMED;
-  FakeTimer *t = NULL;
-
-  if (want && dev->timer == NULL) {
-    t = g_new0 (FakeTimer, 1);
-    g_cond_init (&t->cond);
-    t->dev = dev;
-    dev->timer = t;
-    t->thread = g_thread_new ("fakev4l2-clock", timer_thread, t);
-    return NULL;
-  }
-  if (!want && dev->timer != NULL) {
-    t = dev->timer;
-    dev->timer = NULL;
-    t->stop = TRUE;
-    g_cond_broadcast (&t->cond);
-  }
-  return t;
-}
-
-void
-fake_v4l2_timer_join (FakeTimer * t)
-{
-  if (t == NULL)
-    return;
-  g_thread_join (t->thread);
-  g_cond_clear (&t->cond);
-  g_free (t);
-}
-
 static guint8
 variable_byte (guint64 n, gsize i, gsize len)
 {
@@ -454,23 +266,8 @@ variable_byte (guint64 n, gsize i, gsize len)
   return fake_v4l2_frame_byte (n, i);
 }
 
-/* Frames already due at the old rate stay due; the next one comes one new
- * period after the last one. */
-void
-fake_v4l2_set_timeperframe (FakeV4l2Device * dev, struct v4l2_fract tpf)
-{
-  fake_v4l2_timed_advance (dev, g_get_monotonic_time ());
-  if (dev->timed_started) {
-    dev->timed_base_time += (gint64) (dev->timed_accounted -
-        dev->timed_base_frames) * frame_period_us (dev);
-    dev->timed_base_frames = dev->timed_accounted;
-  }
-  dev->timeperframe = tpf;
-  timer_kick (dev);
-}
-
-static FakeV4l2Device *
-lookup_path (const char *path)
+FakeV4l2Device *
+fake_v4l2_lookup_path (const char *path)
 {
   if (path == NULL || g_atomic_int_get (&fake_v4l2_n_devices) == 0
       || fake_v4l2_devices == NULL)
@@ -490,8 +287,8 @@ lookup_fd (int fd)
 /* The faked system calls.  Each returns FALSE in *handled when @fd or
  * @path is not ours and the caller must go to libc. */
 
-static int
-fake_open (const char *path, int flags, gboolean * handled)
+int
+fake_v4l2_open (const char *path, int flags, gboolean * handled)
 {
   FakeV4l2Device *dev;
   FakeFd *ffd;
@@ -503,7 +300,7 @@ fake_open (const char *path, int flags, gboolean * handled)
     return -1;
 
   g_mutex_lock (&fake_v4l2_lock);
-  dev = lookup_path (path);
+  dev = fake_v4l2_lookup_path (path);
   if (dev == NULL) {
     g_mutex_unlock (&fake_v4l2_lock);
     return -1;
@@ -548,7 +345,7 @@ fake_open (const char *path, int flags, gboolean * handled)
   if (dev->open_count++ == 0) {
     dev->frame_seq = 0;
     dev->in_frame = FALSE;
-    dev->queue_error = FALSE;
+    fake_v4l2_set_queue_error (dev, FALSE);
     dev->stream_pos = dev->stream_start_offset;
     dev->unit_left = 0;
     fake_v4l2_encoder_reset (dev);
@@ -568,8 +365,20 @@ fail:
   return -1;
 }
 
-static int
-fake_close (int fd, gboolean * handled)
+/* videobuf2-v4l2.c _vb2_fop_release: the owner's close releases the queue
+ * (vb2_queue_release: fileio torn down, streamoff, which clears q->error);
+ * the next read() starts a new stream, from frame 0, on any fd. */
+static void
+release_vb2_queue (FakeV4l2Device * dev)
+{
+  dev->in_frame = FALSE;
+  fake_v4l2_set_queue_error (dev, FALSE);
+  dev->frame_seq = 0;
+  fake_v4l2_timed_reset (dev);
+}
+
+int
+fake_v4l2_close (int fd, gboolean * handled)
 {
   FakeV4l2Device *dev;
   FakeFd *ffd;
@@ -606,15 +415,16 @@ fake_close (int fd, gboolean * handled)
         dev->unit_left = 0;
       }
       fake_v4l2_encoder_reset (dev);
+      if (vb2_queue (dev))
+        release_vb2_queue (dev);
     }
     if (--dev->open_count == 0) {
       if (dev->stall_ends_on_reopen)
         dev->stalled = FALSE;
-      /* vb2 throws a half written frame away on release, and releasing
-       * the queue (streamoff) clears its error */
+      /* vb2 throws a half written frame away on release */
       g_byte_array_set_size (dev->accum, 0);
       dev->in_frame = FALSE;
-      dev->queue_error = FALSE;
+      fake_v4l2_set_queue_error (dev, FALSE);
     }
     t = fake_v4l2_timer_sync (dev);
   }
@@ -628,10 +438,8 @@ fake_close (int fd, gboolean * handled)
   return ret;
 }
 
-/* Looks @fd up, with the lock taken when it is ours; sets *err for fds
- * whose device is gone. */
-static FakeFd *
-lock_fd (int fd, int *err)
+FakeFd *
+fake_v4l2_lock_fd (int fd, int *err)
 {
   FakeFd *ffd;
 
@@ -686,8 +494,8 @@ frame_payload (FakeV4l2Device * dev, guint64 n)
   return G_MAXSIZE;
 }
 
-static ssize_t
-fake_read (int fd, void *buf, size_t count, gboolean * handled)
+ssize_t
+fake_v4l2_read (int fd, void *buf, size_t count, gboolean * handled)
 {
   FakeV4l2Device *dev;
   FakeFd *ffd;
@@ -697,7 +505,7 @@ fake_read (int fd, void *buf, size_t count, gboolean * handled)
   int err;
 
   *handled = FALSE;
-  if ((ffd = lock_fd (fd, &err)) == NULL)
+  if ((ffd = fake_v4l2_lock_fd (fd, &err)) == NULL)
     return -1;
   *handled = TRUE;
 
@@ -713,6 +521,12 @@ again:
     err = EBADF;
     goto fail;
   }
+  /* videobuf2-v4l2.c vb2_fop_read: the queue belongs to the fd whose
+   * read() started it (vb2_queue_is_busy), until that fd's close */
+  if (vb2_queue (dev) && dev->streaming && !ffd->streaming) {
+    err = EBUSY;
+    goto fail;
+  }
   /* the first read() starts streaming (vb2's fileio, a cx18 capture) */
   if (!dev->streaming)
     dev->streaming = ffd->streaming = TRUE;
@@ -721,8 +535,8 @@ again:
     gint64 now = g_get_monotonic_time ();
     /* like vb2, the first read() starts the stream */
     if (!dev->timed_started) {
-      timed_start (dev, now);
-      timer_kick (dev);
+      fake_v4l2_timed_start (dev, now);
+      fake_v4l2_timer_kick (dev);
     }
     fake_v4l2_timed_advance (dev, now);
   }
@@ -743,7 +557,7 @@ again:
       dev->in_frame = FALSE;
       dev->unit_left = 0;
       if (vb2)
-        dev->queue_error = TRUE;
+        fake_v4l2_set_queue_error (dev, TRUE);
     }
     fake_v4l2_sync_readiness (dev);
     goto fail;
@@ -859,8 +673,8 @@ record_frame (FakeV4l2Device * dev, const guint8 * data, gsize len)
   dev->frames_written++;
 }
 
-static ssize_t
-fake_write (int fd, const void *buf, size_t count, gboolean * handled)
+ssize_t
+fake_v4l2_write (int fd, const void *buf, size_t count, gboolean * handled)
 {
   struct v4l2_format fmt;
   FakeV4l2Device *dev;
@@ -869,7 +683,7 @@ fake_write (int fd, const void *buf, size_t count, gboolean * handled)
   int err;
 
   *handled = FALSE;
-  if ((ffd = lock_fd (fd, &err)) == NULL)
+  if ((ffd = fake_v4l2_lock_fd (fd, &err)) == NULL)
     return -1;
   *handled = TRUE;
 
@@ -970,19 +784,19 @@ wait_event (int fd, FakeFd * ffd)
   struct pollfd pfd = { fake_v4l2_events_signal_fd (ffd), POLLIN, 0 };
 
   g_mutex_unlock (&fake_v4l2_lock);
-  while (REAL (poll) (&pfd, 1, -1) < 0 && errno == EINTR);
+  while (fake_v4l2_real_poll (&pfd, 1, -1) < 0 && errno == EINTR);
   g_mutex_lock (&fake_v4l2_lock);
   return lookup_fd (fd) == ffd && ffd->dev != NULL;
 }
 
-static int
-fake_ioctl (int fd, unsigned long request, void *arg, gboolean * handled)
+int
+fake_v4l2_ioctl (int fd, unsigned long request, void *arg, gboolean * handled)
 {
   FakeFd *ffd;
   int err;
 
   *handled = FALSE;
-  if ((ffd = lock_fd (fd, &err)) == NULL)
+  if ((ffd = fake_v4l2_lock_fd (fd, &err)) == NULL)
     return -1;
   *handled = TRUE;
   while (err == 0) {
@@ -1002,336 +816,25 @@ fake_ioctl (int fd, unsigned long request, void *arg, gboolean * handled)
   return 0;
 }
 
-typedef struct
+/* videobuf2-core.c vb2_core_poll: a queue in error polls EPOLLERR alone,
+ * where the fake's token made the fd readable. */
+int
+fake_v4l2_poll_queue_errors (struct pollfd *fds, nfds_t n, int ret)
 {
-  guint index;
-  guint file_type;
-} StatInfo;
+  nfds_t i;
 
-/* What stat() says about a registered path: 1 and *info filled, 0 when
- * the path is not ours, -1 with errno set when it fails.  An open error of
- * ENOENT means that there is no file at all. */
-static int
-stat_path (const char *path, StatInfo * info)
-{
-  FakeV4l2Device *dev;
-  int ret = 0;
-
-  if (g_atomic_int_get (&fake_v4l2_n_devices) == 0)
-    return 0;
+  if (ret <= 0 || fds == NULL ||
+      g_atomic_int_get (&fake_v4l2_n_queue_errors) == 0)
+    return ret;
   g_mutex_lock (&fake_v4l2_lock);
-  if ((dev = lookup_path (path)) != NULL) {
-    ret = dev->open_error == ENOENT ? -1 : 1;
-    info->index = dev->index;
-    info->file_type = dev->file_type;
+  for (i = 0; i < n; i++) {
+    FakeFd *ffd;
+
+    if (!(fds[i].revents & POLLIN) || (ffd = lookup_fd (fds[i].fd)) == NULL)
+      continue;
+    if (ffd->dev != NULL && ffd->dev->queue_error && vb2_queue (ffd->dev))
+      fds[i].revents = POLLERR | (fds[i].revents & POLLPRI);
   }
   g_mutex_unlock (&fake_v4l2_lock);
-  if (ret < 0)
-    errno = ENOENT;
   return ret;
-}
-
-/* Same for fstat() of an fd. */
-static int
-stat_fd (int fd, StatInfo * info)
-{
-  FakeFd *ffd;
-  int err;
-
-  if ((ffd = lock_fd (fd, &err)) == NULL)
-    return 0;
-  if (err == 0) {
-    info->index = ffd->dev->index;
-    info->file_type = ffd->dev->file_type;
-  }
-  g_mutex_unlock (&fake_v4l2_lock);
-  if (err != 0) {
-    errno = err;
-    return -1;
-  }
-  return 1;
-}
-
-/* For struct stat and struct stat64 alike. */
-#define FILL_STAT(info, st) G_STMT_START {                              \
-    memset ((st), 0, sizeof (*(st)));                                   \
-    (st)->st_dev = makedev (0, 6);                                      \
-    (st)->st_ino = 0xfa4e0000 + (info)->index;                          \
-    (st)->st_mode = (info)->file_type | 0660;                           \
-    (st)->st_nlink = 1;                                                 \
-    (st)->st_uid = getuid ();                                           \
-    (st)->st_gid = getgid ();                                           \
-    (st)->st_rdev = (info)->file_type == S_IFCHR ?                      \
-        makedev (VIDEO_MAJOR, (info)->index) : 0;                       \
-    (st)->st_blksize = 4096;                                            \
-  } G_STMT_END
-
-/* ---------------------------------------------------------------------- */
-/* The interposed entry points */
-
-#define OPEN_MODE(flags, mode) G_STMT_START {   \
-    if (__OPEN_NEEDS_MODE (flags)) {            \
-      va_list ap;                               \
-      va_start (ap, flags);                     \
-      mode = va_arg (ap, mode_t);               \
-      va_end (ap);                              \
-    }                                           \
-  } G_STMT_END
-
-/* a relative path is only ours when it is resolved like the registration */
-static gboolean
-at_is_plain (int dirfd, const char *path)
-{
-  return dirfd == AT_FDCWD || (path != NULL && path[0] == '/');
-}
-
-int
-open (const char *path, int flags, ...)
-{
-  gboolean handled;
-  mode_t mode = 0;
-  int ret;
-
-  OPEN_MODE (flags, mode);
-  ret = fake_open (path, flags, &handled);
-  return handled ? ret : REAL (open) (path, flags, mode);
-}
-
-int
-open64 (const char *path, int flags, ...)
-{
-  gboolean handled;
-  mode_t mode = 0;
-  int ret;
-
-  OPEN_MODE (flags, mode);
-  ret = fake_open (path, flags, &handled);
-  return handled ? ret : REAL (open64) (path, flags, mode);
-}
-
-int
-openat (int dirfd, const char *path, int flags, ...)
-{
-  gboolean handled = FALSE;
-  mode_t mode = 0;
-  int ret = -1;
-
-  OPEN_MODE (flags, mode);
-  if (at_is_plain (dirfd, path))
-    ret = fake_open (path, flags, &handled);
-  return handled ? ret : REAL (openat) (dirfd, path, flags, mode);
-}
-
-int
-openat64 (int dirfd, const char *path, int flags, ...)
-{
-  gboolean handled = FALSE;
-  mode_t mode = 0;
-  int ret = -1;
-
-  OPEN_MODE (flags, mode);
-  if (at_is_plain (dirfd, path))
-    ret = fake_open (path, flags, &handled);
-  return handled ? ret : REAL (openat64) (dirfd, path, flags, mode);
-}
-
-/* What -D_FORTIFY_SOURCE callers reach instead of open() and read(). */
-int __open_2 (const char *path, int flags);
-int __open64_2 (const char *path, int flags);
-int __openat_2 (int dirfd, const char *path, int flags);
-int __openat64_2 (int dirfd, const char *path, int flags);
-ssize_t __read_chk (int fd, void *buf, size_t count, size_t buflen);
-
-int
-__open_2 (const char *path, int flags)
-{
-  gboolean handled;
-  int ret = fake_open (path, flags, &handled);
-
-  return handled ? ret : REAL (__open_2) (path, flags);
-}
-
-int
-__open64_2 (const char *path, int flags)
-{
-  gboolean handled;
-  int ret = fake_open (path, flags, &handled);
-
-  return handled ? ret : REAL (__open64_2) (path, flags);
-}
-
-int
-__openat_2 (int dirfd, const char *path, int flags)
-{
-  gboolean handled = FALSE;
-  int ret = -1;
-
-  if (at_is_plain (dirfd, path))
-    ret = fake_open (path, flags, &handled);
-  return handled ? ret : REAL (__openat_2) (dirfd, path, flags);
-}
-
-int
-__openat64_2 (int dirfd, const char *path, int flags)
-{
-  gboolean handled = FALSE;
-  int ret = -1;
-
-  if (at_is_plain (dirfd, path))
-    ret = fake_open (path, flags, &handled);
-  return handled ? ret : REAL (__openat64_2) (dirfd, path, flags);
-}
-
-int
-close (int fd)
-{
-  gboolean handled;
-  int ret = fake_close (fd, &handled);
-
-  return handled ? ret : REAL (close) (fd);
-}
-
-ssize_t
-read (int fd, void *buf, size_t count)
-{
-  gboolean handled;
-  ssize_t ret = fake_read (fd, buf, count, &handled);
-
-  return handled ? ret : REAL (read) (fd, buf, count);
-}
-
-ssize_t
-__read_chk (int fd, void *buf, size_t count, size_t buflen)
-{
-  gboolean handled;
-  ssize_t ret;
-
-  if (count > buflen)
-    return REAL (__read_chk) (fd, buf, count, buflen);
-  ret = fake_read (fd, buf, count, &handled);
-  return handled ? ret : REAL (__read_chk) (fd, buf, count, buflen);
-}
-
-ssize_t
-write (int fd, const void *buf, size_t count)
-{
-  gboolean handled;
-  ssize_t ret = fake_write (fd, buf, count, &handled);
-
-  return handled ? ret : REAL (write) (fd, buf, count);
-}
-
-int
-ioctl (int fd, unsigned long request, ...)
-{
-  gboolean handled;
-  va_list ap;
-  void *arg;
-  int ret;
-
-  va_start (ap, request);
-  arg = va_arg (ap, void *);
-  va_end (ap);
-  ret = fake_ioctl (fd, request, arg, &handled);
-  return handled ? ret : REAL (ioctl) (fd, request, arg);
-}
-
-int
-fstat (int fd, struct stat *st)
-{
-  StatInfo info;
-  int ret = stat_fd (fd, &info);
-
-  if (ret == 0)
-    return REAL (fstat) (fd, st);
-  if (ret > 0)
-    FILL_STAT (&info, st);
-  return ret > 0 ? 0 : -1;
-}
-
-int
-fstat64 (int fd, struct stat64 *st)
-{
-  StatInfo info;
-  int ret = stat_fd (fd, &info);
-
-  if (ret == 0)
-    return REAL (fstat64) (fd, st);
-  if (ret > 0)
-    FILL_STAT (&info, st);
-  return ret > 0 ? 0 : -1;
-}
-
-int
-stat (const char *path, struct stat *st)
-{
-  StatInfo info;
-  int ret = stat_path (path, &info);
-
-  if (ret == 0)
-    return REAL (stat) (path, st);
-  if (ret > 0)
-    FILL_STAT (&info, st);
-  return ret > 0 ? 0 : -1;
-}
-
-int
-stat64 (const char *path, struct stat64 *st)
-{
-  StatInfo info;
-  int ret = stat_path (path, &info);
-
-  if (ret == 0)
-    return REAL (stat64) (path, st);
-  if (ret > 0)
-    FILL_STAT (&info, st);
-  return ret > 0 ? 0 : -1;
-}
-
-int
-lstat (const char *path, struct stat *st)
-{
-  StatInfo info;
-  int ret = stat_path (path, &info);
-
-  if (ret == 0)
-    return REAL (lstat) (path, st);
-  if (ret > 0)
-    FILL_STAT (&info, st);
-  return ret > 0 ? 0 : -1;
-}
-
-int
-lstat64 (const char *path, struct stat64 *st)
-{
-  StatInfo info;
-  int ret = stat_path (path, &info);
-
-  if (ret == 0)
-    return REAL (lstat64) (path, st);
-  if (ret > 0)
-    FILL_STAT (&info, st);
-  return ret > 0 ? 0 : -1;
-}
-
-/* g_file_test (G_FILE_TEST_EXISTS) asks access(), not stat(). */
-int
-access (const char *path, int mode)
-{
-  FakeV4l2Device *dev;
-  int err = -1;
-
-  if (g_atomic_int_get (&fake_v4l2_n_devices) > 0) {
-    g_mutex_lock (&fake_v4l2_lock);
-    if ((dev = lookup_path (path)) != NULL)
-      err = dev->open_error == ENOENT ? ENOENT : 0;
-    g_mutex_unlock (&fake_v4l2_lock);
-  }
-  if (err == -1)
-    return REAL (access) (path, mode);
-  if (err != 0) {
-    errno = err;
-    return -1;
-  }
-  return 0;
 }

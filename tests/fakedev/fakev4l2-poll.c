@@ -159,14 +159,16 @@ fake_poll (struct pollfd *fds, nfds_t n, const struct timespec *ts,
 int
 poll (struct pollfd *fds, nfds_t n, int timeout)
 {
-  return fake_poll (fds, n, NULL, NULL, timeout, FALSE);
+  return fake_v4l2_poll_queue_errors (fds, n,
+      fake_poll (fds, n, NULL, NULL, timeout, FALSE));
 }
 
 int
 ppoll (struct pollfd *fds, nfds_t n, const struct timespec *ts,
     const sigset_t * sigmask)
 {
-  return fake_poll (fds, n, ts, sigmask, 0, TRUE);
+  return fake_v4l2_poll_queue_errors (fds, n,
+      fake_poll (fds, n, ts, sigmask, 0, TRUE));
 }
 
 int __poll_chk (struct pollfd *fds, nfds_t n, int timeout, size_t fdslen);
@@ -180,7 +182,7 @@ __poll_chk (struct pollfd *fds, nfds_t n, int timeout, size_t fdslen)
 {
   if (fdslen / sizeof (*fds) < n)
     abort ();
-  return fake_poll (fds, n, NULL, NULL, timeout, FALSE);
+  return poll (fds, n, timeout);
 }
 
 int
@@ -189,5 +191,5 @@ __ppoll_chk (struct pollfd *fds, nfds_t n, const struct timespec *ts,
 {
   if (fdslen / sizeof (*fds) < n)
     abort ();
-  return fake_poll (fds, n, ts, sigmask, 0, TRUE);
+  return ppoll (fds, n, ts, sigmask);
 }

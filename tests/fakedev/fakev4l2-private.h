@@ -24,6 +24,7 @@
 #define __FAKE_V4L2_PRIVATE_H__
 
 #include <poll.h>
+#include <sys/types.h>
 
 #include "fakev4l2.h"
 
@@ -64,6 +65,8 @@ typedef struct
 } FakeFormat;
 
 #define DEFAULT_STREAM_CHUNK 4096
+/* the most buffers a driver's queue has (VB2_MAX_FRAME) */
+#define FAKE_V4L2_QUEUE_MAX VIDEO_MAX_FRAME
 
 typedef struct _FakeTimer FakeTimer;
 
@@ -252,6 +255,11 @@ struct _FakeV4l2Device
   guint64 timed_base_frames;
   guint64 timed_accounted;
   guint64 timed_pending;
+  /* the numbers of the pending frames, oldest at timed_head (a ring) */
+  guint64 timed_queue[FAKE_V4L2_QUEUE_MAX];
+  guint timed_head;
+  /* the buffers the driver keeps frames in (set_queue_buffers) */
+  guint queue_buffers;
   FakeTimer *timer;             /* TIMED mode clock thread, or NULL */
 
   /* faults */
@@ -567,17 +575,53 @@ G_GNUC_INTERNAL extern GHashTable *fake_v4l2_fds;       /* fd -> FakeFd */
 G_GNUC_INTERNAL extern gint fake_v4l2_n_devices;
 G_GNUC_INTERNAL extern gint fake_v4l2_n_fds;
 
+G_GNUC_INTERNAL guint64 fake_v4l2_frames_done (FakeV4l2Device * dev);
+G_GNUC_INTERNAL void fake_v4l2_sync_readiness (FakeV4l2Device * dev);
+G_GNUC_INTERNAL FakeV4l2Device *fake_v4l2_lookup_path (const char *path);
+/* Looks @fd up, with the lock taken when it is ours; sets *err for fds
+ * whose device is gone. */
+G_GNUC_INTERNAL FakeFd *fake_v4l2_lock_fd (int fd, int *err);
+/* The faked system calls: each sets *handled to FALSE when @fd or @path is
+ * not a fake's and the caller must go to libc. */
+G_GNUC_INTERNAL int fake_v4l2_open (const char *path, int flags,
+    gboolean * handled);
+G_GNUC_INTERNAL int fake_v4l2_close (int fd, gboolean * handled);
+G_GNUC_INTERNAL ssize_t fake_v4l2_read (int fd, void *buf, size_t count,
+    gboolean * handled);
+G_GNUC_INTERNAL ssize_t fake_v4l2_write (int fd, const void *buf,
+    size_t count, gboolean * handled);
+G_GNUC_INTERNAL int fake_v4l2_ioctl (int fd, unsigned long request, void *arg,
+    gboolean * handled);
+/* vb2_queue_error() (TRUE) or the queue's release (FALSE). */
+G_GNUC_INTERNAL void fake_v4l2_set_queue_error (FakeV4l2Device * dev,
+    gboolean error);
+/* After poll() returned @ret: a vb2 queue in error polls POLLERR (not
+ * POLLIN); returns @ret. */
+G_GNUC_INTERNAL int fake_v4l2_poll_queue_errors (struct pollfd *fds,
+    nfds_t n, int ret);
+
+/* fakev4l2-libc.c */
 G_GNUC_INTERNAL void fake_v4l2_resolve_real (void);
 /* libc's @name, looked up once into *@slot (never with the lock held). */
 G_GNUC_INTERNAL gpointer fake_v4l2_resolve (const char *name,
     gpointer * slot);
 G_GNUC_INTERNAL int fake_v4l2_real_close (int fd);
+/* libc's poll(), past the interposed one (fakev4l2-poll.c) */
+G_GNUC_INTERNAL int fake_v4l2_real_poll (struct pollfd *fds, nfds_t n,
+    int timeout);
+
+/* fakev4l2-timed.c */
 G_GNUC_INTERNAL void fake_v4l2_set_timeperframe (FakeV4l2Device * dev,
     struct v4l2_fract tpf);
 G_GNUC_INTERNAL void fake_v4l2_timed_reset (FakeV4l2Device * dev);
+/* Starts the clock at @now (the first read() or poll wake-up), once. */
+G_GNUC_INTERNAL void fake_v4l2_timed_start (FakeV4l2Device * dev, gint64 now);
 G_GNUC_INTERNAL void fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now);
-G_GNUC_INTERNAL guint64 fake_v4l2_frames_done (FakeV4l2Device * dev);
-G_GNUC_INTERNAL void fake_v4l2_sync_readiness (FakeV4l2Device * dev);
+/* Takes the oldest pending frame (timed_pending > 0) and returns its
+ * number. */
+G_GNUC_INTERNAL guint64 fake_v4l2_timed_take (FakeV4l2Device * dev);
+/* Wakes the clock thread to look at the device again. */
+G_GNUC_INTERNAL void fake_v4l2_timer_kick (FakeV4l2Device * dev);
 G_GNUC_INTERNAL FakeTimer *fake_v4l2_timer_sync (FakeV4l2Device * dev);
 G_GNUC_INTERNAL void fake_v4l2_timer_join (FakeTimer * t);
 /* A test run without fork (fakev4l2-check.c): what the test that

@@ -118,6 +118,7 @@ fake_v4l2_device_new (const gchar * path, gboolean output)
   dev->nominal.denominator = 25;
   dev->supported_modes = V4L2_MODE_HIGHQUALITY;
   dev->buffers = 2;
+  dev->queue_buffers = 2;
   dev->max_buffers = VIDEO_MAX_FRAME;
   dev->rate_policy = FAKE_V4L2_RATE_ACCEPT;
 
@@ -168,6 +169,7 @@ device_unregister (FakeV4l2Device * dev)
   g_list_free (dev->fds);
   dev->fds = NULL;
   dev->open_count = 0;
+  fake_v4l2_set_queue_error (dev, FALSE);
   return fake_v4l2_timer_sync (dev);
 }
 
@@ -506,6 +508,16 @@ fake_v4l2_device_set_modes (FakeV4l2Device * dev, guint32 supported_modes,
   g_mutex_lock (&fake_v4l2_lock);
   dev->supported_modes = supported_modes;
   dev->cur_modes = current_modes;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
+fake_v4l2_device_set_queue_buffers (FakeV4l2Device * dev, guint count)
+{
+  g_return_if_fail (dev != NULL);
+  g_return_if_fail (count >= 1 && count <= VIDEO_MAX_FRAME);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->queue_buffers = count;
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

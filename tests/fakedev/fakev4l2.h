@@ -50,9 +50,14 @@ typedef enum
   /* A new frame is always ready: frames 0, 1, 2, ... as fast as they are read. */
   FAKE_V4L2_FRAMES_IMMEDIATE,
   /* Frames become ready at the device's current timeperframe, on a real
-   * clock, from the first read() or poll wake-up on; unread frames beyond the
-   * queue depth (readbuffers, at least 1) are dropped, oldest first, and
-   * counted (fake_v4l2_device_get_dropped_frames). */
+   * clock, from the first read() or poll wake-up on, and wait in the
+   * driver's own buffers (fake_v4l2_device_set_queue_buffers, not
+   * readbuffers).  A late reader loses frames as the read model's driver
+   * does: FAKE_V4L2_READ_VB2 keeps the oldest and skips new frames while
+   * no buffer is free (one buffer fewer while a frame is being read);
+   * FAKE_V4L2_READ_LOOPBACK, once more frames wait than it has buffers,
+   * jumps to the newest and keeps only that.  A lost frame's number is
+   * skipped; lost frames are counted (fake_v4l2_device_get_dropped_frames). */
   FAKE_V4L2_FRAMES_TIMED,
   /* Only frames released with fake_v4l2_device_release_frames() become
    * ready; until then the fd never polls readable. */
@@ -257,6 +262,14 @@ void fake_v4l2_device_set_modes (FakeV4l2Device * dev, guint32 supported_modes,
     guint32 current_modes);
 void fake_v4l2_device_set_buffers (FakeV4l2Device * dev, guint current,
     guint max_buffers);
+/* TIMED mode: how many frames the driver keeps for a late reader, 1 to
+ * VIDEO_MAX_FRAME (default 2): vb2's count from the driver's queue_setup
+ * (vivid's vid_cap_queue_setup: 2), v4l2loopback's used_buffers (its
+ * max_buffers, 2 by default).  readbuffers (set_buffers, S_PARM) only
+ * says what G_PARM reports: vb2's read emulation does not consult it
+ * (__vb2_init_fileio), and vivid answers 1 whatever was set
+ * (vivid_vid_cap_g_parm: set_buffers (dev, 1, 1)). */
+void fake_v4l2_device_set_queue_buffers (FakeV4l2Device * dev, guint count);
 void fake_v4l2_device_set_rate_policy (FakeV4l2Device * dev,
     FakeV4l2RatePolicy policy);
 void fake_v4l2_device_set_nominal_rate (FakeV4l2Device * dev, guint numerator,
@@ -597,11 +610,15 @@ typedef enum
    * returns min (count, what is left of the current buffer's payload),
    * never crossing into the next buffer, and the rest of the buffer comes
    * with the next read() (the only partial read vb2 makes: it never stops
-   * short for a signal).  A buffer with payload 0 reads 0 bytes, once.  An
-   * injected EIO is vb2_queue_error(): from then on every read() fails
-   * with EIO (and the fd polls readable, where vb2 reports POLLERR) until
-   * the last fd is closed, which releases and restarts the queue; the
-   * error's count does not matter. */
+   * short for a signal).  A buffer with payload 0 reads 0 bytes, once.
+   * The queue belongs to the fd whose read() started it: another fd's
+   * read() fails with EBUSY (vb2_fop_read) until the owner's close
+   * releases the queue (_vb2_fop_release); the next read(), on any fd,
+   * starts a new stream from frame 0.  An injected EIO is
+   * vb2_queue_error(): from then on every read() fails with EIO and
+   * poll() and ppoll() report POLLERR alone (vb2_core_poll; select() and
+   * epoll see the fd readable) until the owner's close; the error's count
+   * does not matter. */
   FAKE_V4L2_READ_VB2,
   /* v4l2loopback: every read() starts the next frame and returns
    * min (count, its payload); the rest of that frame is lost.  Injected
@@ -670,7 +687,7 @@ guint8 fake_v4l2_stream_byte (guint64 k);
  * next @count calls (after @after_frames more frames have been completely
  * read or written; 0 = immediately) fail with @err (EINTR, EAGAIN, EIO,
  * ENODEV, EBUSY, ...).  count G_MAXUINT = forever.  EIO on the frames of
- * a VB2 capture device stays until the last fd closes (see
+ * a VB2 capture device stays until the queue's owner closes (see
  * FAKE_V4L2_READ_VB2). */
 void fake_v4l2_device_inject_io_error (FakeV4l2Device * dev, int err,
     guint after_frames, guint count);

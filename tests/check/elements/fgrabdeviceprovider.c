@@ -33,6 +33,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -540,6 +541,40 @@ GST_START_TEST (test_device_monitor_lists_our_devices)
 
 GST_END_TEST;
 
+/* A node another handle reads from is still listed with its caps: vb2
+ * makes only read() and S_FMT busy (vb2_fop_read, vivid_s_fmt_vid_cap);
+ * QUERYCAP, ENUM_FMT, G_FMT and TRY_FMT, all the probe asks, answer. */
+GST_START_TEST (test_node_being_read_is_listed_with_caps)
+{
+  GstDeviceProvider *provider;
+  GList *devices;
+  gchar *path = node_path ("video0");
+  guint8 *frame = g_malloc (320 * 240 * 2);
+  int fd;
+
+  new_node ("video0", FALSE, "Fake camera", 320, 240, TRUE);
+  plug ("video0");
+  fd = open (path, O_RDWR | O_NONBLOCK);
+  fail_unless (fd >= 0);
+  fail_unless_equals_int (read (fd, frame, 320 * 240 * 2), 320 * 240 * 2);
+
+  provider = get_provider ();
+  devices = gst_device_provider_get_devices (provider);
+  fail_unless_equals_int (g_list_length (devices), 1);
+  check_device (find_device (devices, "video0", "Video/Source"), "video0",
+      "Fake camera", FALSE, 320, 240);
+  g_list_free_full (devices, gst_object_unref);
+  gst_object_unref (provider);
+
+  /* and the probe took nothing from the reader */
+  fail_unless_equals_int (read (fd, frame, 320 * 240 * 2), 320 * 240 * 2);
+  close (fd);
+  g_free (frame);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_provider_metadata)
 {
   GstDeviceProviderFactory *factory;
@@ -569,6 +604,7 @@ fgrabdeviceprovider_suite (void)
   tcase_add_test (tc, test_create_element_gives_configured_element);
   tcase_add_test (tc, test_hotplug_seen_by_started_provider);
   tcase_add_test (tc, test_device_monitor_lists_our_devices);
+  tcase_add_test (tc, test_node_being_read_is_listed_with_caps);
   tcase_add_test (tc, test_provider_metadata);
   return s;
 }

@@ -688,6 +688,47 @@ GST_START_TEST (test_readbuffers_and_capturemode_read_back_driver_values)
 
 GST_END_TEST;
 
+/* vivid reports readbuffers 1 whatever S_PARM asked (vivid_vid_cap_g_parm),
+ * and vb2's read() does not consult it (__vb2_init_fileio): the property
+ * reads back the driver's 1, and the user is told it was not taken. */
+GST_START_TEST (test_readbuffers_the_driver_ignores_is_a_warning)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+  GstElement *pipeline, *src;
+  GstMessage *msg;
+  GstBus *bus;
+  GError *err = NULL;
+  guint readbuffers;
+
+  fake_v4l2_device_set_buffers (dev, 1, 1);
+  pipeline = fgrab_check_pipeline_new ("fgrabsrc name=src device=" FAKE_PATH
+      " readbuffers=4 num-buffers=2 ! fakesink", NULL);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning about readbuffers");
+  gst_message_parse_warning (msg, &err, NULL);
+  fgrab_check_assert_text_has (err->message, "1 read buffer", "4", NULL);
+  g_error_free (err);
+  gst_message_unref (msg);
+
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  g_object_get (src, "readbuffers", &readbuffers, NULL);
+  fail_unless_equals_int (readbuffers, 1);
+  gst_object_unref (src);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_driver_adjusted_rate_goes_into_caps)
 {
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
@@ -846,7 +887,7 @@ GST_START_TEST (test_timestamps_durations_offsets)
   /* 15 fps and a deep queue: a streaming thread kept from running for
    * a period and a half would see a gap, a lost frame and a DISCONT that
    * the driver never caused (seen on a loaded two-core host at 30 fps) */
-  fake_v4l2_device_set_buffers (dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (dev, 32);
   gst_harness_set_sink_caps_str (h, "video/x-raw, framerate=15/1");
   gst_harness_use_systemclock (h);
   gst_harness_play (h);
@@ -1011,7 +1052,7 @@ GST_START_TEST (test_gap_after_slow_consumer_sets_discont_and_posts_qos)
   /* the driver keeps one frame; a consumer that takes 5 periods per frame
    * makes it drop the others */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 1, 1);
+  fake_v4l2_device_set_queue_buffers (dev, 1);
   capture_run ("num-buffers=4", "video/x-raw,framerate=30/1 ! "
       "identity sleep-time=166000 ! fakesink sync=false", &c);
 
@@ -1183,7 +1224,7 @@ GST_START_TEST (test_reads_again_when_poll_never_wakes)
 
   /* frames come at the device's rate but poll never says so */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (dev, 32);
   fake_v4l2_device_set_poll_silent (dev, TRUE);
   h = new_harness (NULL);
   gst_harness_play (h);
@@ -1244,7 +1285,7 @@ GST_START_TEST (test_working_poll_is_waited_for_before_reading)
    * deep queue, so that a reader kept from running on a loaded host
    * loses none */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (dev, 32);
   h = new_harness (NULL);
   gst_harness_play (h);
   pull_and_check_frames (h, dev, 20);
@@ -1270,7 +1311,7 @@ play_loopback_012 (FakeV4l2Device ** dev, gboolean writer)
   fake_v4l2_device_set_loopback_012 (*dev, writer);
   fake_v4l2_device_set_read_model (*dev, FAKE_V4L2_READ_LOOPBACK);
   fake_v4l2_device_set_frame_mode (*dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (*dev, 32, 32);
+  fake_v4l2_device_set_queue_buffers (*dev, 32);
   h = new_harness (NULL);
   gst_harness_play (h);
   return h;
@@ -1362,7 +1403,7 @@ GST_START_TEST (test_poll_that_stops_waking_is_read_again)
    * within the 8 frames read.  At 1 fps, so that a pause of memcheck's
    * or of a loaded host (4 s of slack) is not a lost frame either. */
   fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_TIMED);
-  fake_v4l2_device_set_buffers (dev, 4, 8);
+  fake_v4l2_device_set_queue_buffers (dev, 4);
   h = new_harness (NULL);
   gst_harness_set_sink_caps_str (h, "video/x-raw, framerate=1/1");
   gst_harness_play (h);
@@ -1456,6 +1497,28 @@ GST_START_TEST (test_ebusy_on_read_is_busy_error)
   fake_v4l2_device_inject_io_error (dev, EBUSY, 0, G_MAXUINT);
   fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
       GST_STATE_PLAYING, "is busy");
+}
+
+GST_END_TEST;
+
+/* vb2's queue belongs to the handle whose read() started it
+ * (videobuf2-v4l2.c vb2_fop_read): a second reader's read() is EBUSY,
+ * which the source must report as a busy device, not retry. */
+GST_START_TEST (test_node_another_handle_reads_is_busy_error)
+{
+  guint8 *frame = g_malloc (1 << 20);
+  int fd;
+
+  fgrab_check_new_camera (FAKE_PATH);
+  fd = open (FAKE_PATH, O_RDWR | O_NONBLOCK);
+  fail_unless (fd >= 0);
+  fail_unless (read (fd, frame, 1 << 20) > 0);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH " ! fakesink",
+      GST_STATE_PLAYING, "is busy");
+  /* the first reader still has its queue */
+  fail_unless (read (fd, frame, 1 << 20) > 0);
+  close (fd);
+  g_free (frame);
 }
 
 GST_END_TEST;
@@ -2355,6 +2418,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_fixation_prefers_current_format_size_rate);
   tcase_add_test (tc, test_s_parm_gets_rate_and_capture_parameters);
   tcase_add_test (tc, test_readbuffers_and_capturemode_read_back_driver_values);
+  tcase_add_test (tc, test_readbuffers_the_driver_ignores_is_a_warning);
   tcase_add_test (tc, test_driver_adjusted_rate_goes_into_caps);
   tcase_add_test (tc, test_open_rate_asks_driver_for_nominal_rate);
   tcase_add_test (tc, test_no_timeperframe_advertises_g_parm_rate);
@@ -2381,6 +2445,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_eio_after_reopen_is_an_error);
   tcase_add_test (tc, test_enodev_is_disconnected_error);
   tcase_add_test (tc, test_ebusy_on_read_is_busy_error);
+  tcase_add_test (tc, test_node_another_handle_reads_is_busy_error);
   tcase_add_test (tc, test_driver_changing_format_is_not_negotiated);
   tcase_add_test (tc, test_variable_size_jpeg_frames);
   tcase_add_test (tc, test_mpeg_byte_stream_in_chunks);
