@@ -27,6 +27,14 @@ PW_PIDS=()
 PW_STARTS=0 # pipewiresrc starts, how many hit the start race, how many
 PW_RACES=0  # of these crashed (pw_read)
 PW_CRASHES=0
+# The version of the PipeWire library the guest's programs link, from the
+# daemon's own answer ("Linked with libpipewire 1.4.2")
+PW_VERSION=$(pipewire --version 2>/dev/null | sed -n 's/^Linked with libpipewire \([0-9.]*\).*/\1/p')
+# pw_race_fixed: PipeWire 1.6 and later have the fixes of the start race
+# (pw_read), so a start is not tried again there
+pw_race_fixed() {
+	dpkg --compare-versions "${PW_VERSION:-0}" ge 1.6
+}
 
 # pw_bg NAME COMMAND...: COMMAND in the background, its output in
 # $KT_LOGS/NAME.log; sets BG_PID and remembers it for pw_cleanup.
@@ -284,9 +292,10 @@ pw_md5s() {
 # ("gstpipewiresrc: Fix re-linking") keeps the possible caps, so a format
 # negotiated again is taken, and 165bd7b2 ("pipewiresrc: fix race when
 # node suspended moving from PAUSED to PLAYING") waits for it before
-# PLAYING.  Such a start is tried again, seven times at most, and
-# counted (PW_RACES, PW_CRASHES); any other failure is not retried
-# (pw_start_race).  gst-launch runs with --no-fault, so that a crash ends
+# PLAYING.  Before 1.6 (Debian 13's 1.4.2) such a start is tried again,
+# seven times at most, and counted (PW_RACES, PW_CRASHES); any other
+# failure is not retried (pw_start_race).  On 1.6 and later (forky's)
+# nothing is retried: one start must do.  gst-launch runs with --no-fault, so that a crash ends
 # it at once (exit 139) rather than spinning for a debugger.
 pw_start_race() {
 	[ "$READ_RC" -ne 0 ] && [ "$READ_N" -le 1 ] || return 1
@@ -297,18 +306,19 @@ pw_start_race() {
 }
 
 pw_read() {
-	local tag=$1 target=$2 n=$3 try re='GstPipeWireSrc:[^.]*\.GstPad:src: caps = (.*)$'
-	for try in 1 2 3 4 5 6 7 8; do
+	local tag=$1 target=$2 n=$3 try tries=8 re='GstPipeWireSrc:[^.]*\.GstPad:src: caps = (.*)$'
+	! pw_race_fixed || tries=1
+	for try in $(seq "$tries"); do
 		PW_STARTS=$((PW_STARTS + 1))
 		gst "$tag-read-$try" 40 --no-fault pipewiresrc target-object="$target" num-buffers="$n" \
 			! video/x-raw ! checksumsink hash=md5
 		READ_RC=$KT_RC READ_LOG=$KT_LOG
 		mapfile -t READ_SUMS < <(pw_md5s "$READ_LOG")
 		READ_N=${#READ_SUMS[@]}
-		if [ "$try" = 8 ] || ! pw_start_race "$READ_LOG"; then break; fi
+		if [ "$try" = "$tries" ] || ! pw_start_race "$READ_LOG"; then break; fi
 		PW_RACES=$((PW_RACES + 1))
 		[ "$READ_RC" != 139 ] || PW_CRASHES=$((PW_CRASHES + 1))
-		info "$tag: pipewiresrc stopped at its start (exit $READ_RC, $READ_N frames: $(grep -m1 -o 'unhandled format\|reason [a-z-]*\|Caught SIGSEGV' "$READ_LOG" || echo crashed)): the PipeWire 1.4.2 start race; again"
+		info "$tag: pipewiresrc stopped at its start (exit $READ_RC, $READ_N frames: $(grep -m1 -o 'unhandled format\|reason [a-z-]*\|Caught SIGSEGV' "$READ_LOG" || echo crashed)): the start race of PipeWire $PW_VERSION; again"
 	done
 	READ_CAPS=$(log_match "$re" "$READ_LOG")
 	info "$tag: pipewiresrc -> exit $READ_RC (attempt $try), $READ_N frames, caps $READ_CAPS"
