@@ -491,6 +491,7 @@ fgrab_object_open (FgrabObject * obj)
   }
   obj->io_started = FALSE;
   obj->params_warned = FALSE;
+  obj->selected_at_open = TRUE;
   replace_device (obj, node);
   return TRUE;
 }
@@ -551,7 +552,7 @@ fgrab_object_restore (FgrabObject * obj)
 gboolean
 fgrab_object_start (FgrabObject * obj)
 {
-  gboolean pending;
+  gboolean pending, fresh;
 
   /* after an unplug the node may be closed: try it again */
   if (!fgrab_object_reopen (obj, TRUE))
@@ -560,9 +561,17 @@ fgrab_object_start (FgrabObject * obj)
   GST_OBJECT_LOCK (obj->element);
   pending = obj->selection_pending;
   GST_OBJECT_UNLOCK (obj->element);
+  fresh = obj->selected_at_open;
+  obj->selected_at_open = FALSE;
   /* a new input has a tuner of its own to tune */
-  return !pending || (select_route_and_norm (obj, obj->node) &&
-      fgrab_tuning_apply (obj, obj->node));
+  if (pending)
+    return select_route_and_norm (obj, obj->node) &&
+        fgrab_tuning_apply (obj, obj->node);
+  /* The signal of a capture input may have changed since the last start
+   * (a stopped element hears no source change): norm=auto detects its
+   * standard again and a digital input's timings are set again, before
+   * the caps are read. */
+  return fresh || obj->output || select_route_and_norm (obj, obj->node);
 }
 
 void

@@ -431,6 +431,92 @@ GST_START_TEST (test_norm_auto_renegotiates_a_new_standard)
 
 GST_END_TEST;
 
+/* Takes frames until the caps on the harness's sink pad are @height
+ * lines high and a frame of @size bytes came (frames queued before the
+ * change may be of the old size). */
+static void
+pull_until_size (GstHarness * h, gint height, gsize size)
+{
+  GstBuffer *buf = NULL;
+  gint w = 0, ht = 0;
+  guint n;
+
+  for (n = 0; ht != height && n < MAX_FRAMES; n++) {
+    gst_clear_buffer (&buf);
+    buf = gst_harness_pull (h);
+    current_size (h, &w, &ht);
+  }
+  fail_unless_equals_int (ht, height);
+  while (gst_buffer_get_size (buf) != size && n++ < MAX_FRAMES) {
+    gst_buffer_unref (buf);
+    buf = gst_harness_pull (h);
+  }
+  fail_unless_equals_int (gst_buffer_get_size (buf), size);
+  gst_buffer_unref (buf);
+}
+
+/* Back to READY, where the test changes the signal before it plays
+ * again. */
+static void
+stop_to_ready (Watch * w)
+{
+  fail_unless_equals_int (gst_element_set_state (w->h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+}
+
+/* A restart from READY detects the standard again: PAL at the first
+ * start, NTSC on the wire while in READY (no event reaches a stopped
+ * element), and the caps of the second start are 720x480. */
+GST_START_TEST (test_norm_auto_detects_again_at_restart)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  Watch w;
+  gint width, height;
+  gchar *norm;
+
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_PAL);
+  watch_svideo (&w, "norm=auto");
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 576);
+
+  stop_to_ready (&w);
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
+  gst_harness_play (w.h);
+  pull_until_size (w.h, 480, 720 * 480 * 2);
+  norm = norm_nick (w.h);
+  fail_unless_equals_string (norm, "NTSC-M");
+  g_free (norm);
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* saa7134 and other drivers send no source change event: the status read
+ * about once a second finds the new standard as the event would, and the
+ * caps are negotiated again. */
+GST_START_TEST (test_norm_auto_new_standard_found_without_events)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  Watch w;
+  gint width, height;
+
+  fake_v4l2_device_set_events (dev, FALSE);
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_PAL);
+  watch_svideo (&w, "norm=auto");
+  gst_structure_free (pull_until_status (&w, TRUE));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 576);
+
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
+  pull_until_size (w.h, 480, 720 * 480 * 2);
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
 /* Nothing to detect: no signal keeps the driver's standard with a
  * warning; an input without standards is an error that says so. */
 GST_START_TEST (test_norm_auto_without_signal_or_standards)
@@ -545,6 +631,55 @@ GST_START_TEST (test_dv_timings_change_renegotiates)
     fail_unless_equals_int (gst_buffer_get_size (buf), 1920 * 1080 * 2);
   }
   gst_buffer_unref (buf);
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* A restart from READY sets the timings of the signal again: 720p60 at
+ * the first start, 1080p30 on the wire while in READY, 1920x1080 caps
+ * and frames at the second. */
+GST_START_TEST (test_dv_timings_set_again_at_restart)
+{
+  Watch w;
+  FakeV4l2Device *dev = watch_hdmi (&w, NULL);
+  gint width, height;
+  gchar *timings;
+
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 720);
+
+  stop_to_ready (&w);
+  fake_v4l2_device_set_wire_dv_timings (dev, 5, &dv_1080p30);
+  gst_harness_play (w.h);
+  pull_until_size (w.h, 1080, 1920 * 1080 * 2);
+  timings = dv_timings_of (w.h);
+  fail_unless_equals_string (timings, "1920x1080p30.00");
+  g_free (timings);
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* Without source change events the poll finds new timings as well. */
+GST_START_TEST (test_dv_timings_change_found_without_events)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  guint hdmi = fake_v4l2_device_add_dv_input (dev, "HDMI 5", &dv_720p60);
+  Watch w;
+  gint width, height;
+
+  fake_v4l2_device_set_events (dev, FALSE);
+  watch_start (&w, "fgrabsrc device=" TV_PATH " input=5");
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 720);
+
+  fake_v4l2_device_set_wire_dv_timings (dev, hdmi, &dv_1080p30);
+  pull_until_size (w.h, 1080, 1920 * 1080 * 2);
 
   watch_stop (&w);
 }
@@ -693,6 +828,10 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_dv_timings_of_the_signal_are_set);
   tcase_add_test (tc, test_dv_timings_change_renegotiates);
   tcase_add_test (tc, test_dv_no_signal_warns_and_waits);
+  tcase_add_test (tc, test_norm_auto_detects_again_at_restart);
+  tcase_add_test (tc, test_norm_auto_new_standard_found_without_events);
+  tcase_add_test (tc, test_dv_timings_set_again_at_restart);
+  tcase_add_test (tc, test_dv_timings_change_found_without_events);
   return s;
 }
 
