@@ -76,6 +76,7 @@ env_vivid_live_new (const gchar * path)
   if (dev == NULL)
     return NULL;
   fake_v4l2_device_set_driver (dev, "vivid");
+  fake_v4l2_device_set_busy_rules (dev, FAKE_V4L2_BUSY_VIVID);
   fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
   /* vivid starts every input's standard as PAL */
   fake_v4l2_device_add_tuner_input (dev, "TV 1", V4L2_STD_ALL,

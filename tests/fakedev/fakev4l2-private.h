@@ -189,6 +189,8 @@ struct _FakeV4l2Device
   FakeFd *usage_reader;
   gboolean format_exclusive;
   guint32 format_lock_ctrl;
+  /* what is refused while streaming (fake_v4l2_device_set_busy_rules) */
+  FakeV4l2BusyRules busy_rules;
 
   /* Until set_format() is called the current format follows the first
    * format added and its first size, so the order of the set-up calls does

@@ -218,6 +218,12 @@ s_route (FakeV4l2Device * dev, int index)
 
   if (index < 0 || (guint) index >= n)
     return EINVAL;
+  /* vivid's vidioc_s_input and ivtv_s_input: the input in force is no
+   * change; another waits until the capture stops */
+  if ((guint) index == dev->cur_route)
+    return 0;
+  if (dev->busy_rules != FAKE_V4L2_BUSY_NONE && dev->streaming)
+    return EBUSY;
   dev->cur_route = index;
   apply_standard (dev);
   return 0;
@@ -248,6 +254,12 @@ std_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
 
       if (id == 0)
         return EINVAL;
+      /* vivid_vid_cap_s_std, ivtv_s_std_enc: the standard in force (as
+       * v4l_s_std masked it) is no change */
+      if (id == r->cur_std)
+        return 0;
+      if (dev->busy_rules != FAKE_V4L2_BUSY_NONE && dev->streaming)
+        return EBUSY;
       r->cur_std = id;
       apply_standard (dev);
       return 0;

@@ -625,6 +625,28 @@ guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
 void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
     gboolean exclusive);
 
+/* What the driver refuses while its capture runs (from the first read()
+ * until the fd that made it closes; vb2_is_busy, ivtv's capturing):
+ * FAKE_V4L2_BUSY_NONE (the default, and v4l2loopback's: its vidioc_s_std
+ * takes any standard at any time, its one input is always selected, and
+ * its S_FMT follows set_format_exclusive above); FAKE_V4L2_BUSY_VIVID:
+ * S_STD and S_INPUT fail with EBUSY unless they change nothing, S_FMT
+ * with EBUSY whatever it asks (vivid-vid-cap.c vivid_vid_cap_s_std,
+ * vidioc_s_input, vivid_s_fmt_vid_cap); FAKE_V4L2_BUSY_IVTV: all three
+ * EBUSY unless they change nothing, S_FMT judged by the size alone
+ * (ivtv-ioctl.c ivtv_s_std_enc, ivtv_s_input, ivtv_s_fmt_vid_cap; cx18's
+ * cx18-ioctl.c alike).  S_DV_TIMINGS is EBUSY on every device (see
+ * add_dv_input). */
+typedef enum
+{
+  FAKE_V4L2_BUSY_NONE,
+  FAKE_V4L2_BUSY_VIVID,
+  FAKE_V4L2_BUSY_IVTV,
+} FakeV4l2BusyRules;
+
+void fake_v4l2_device_set_busy_rules (FakeV4l2Device * dev,
+    FakeV4l2BusyRules rules);
+
 /* Control @id (added with fake_v4l2_device_add_control) pins the format:
  * while it is non-zero TRY_FMT and S_FMT answer with the format in force,
  * as v4l2loopback 0.15 does with keep_format. 0: no such control. */

@@ -746,6 +746,91 @@ test_client_usage_absent (void)
   fake_v4l2_device_free (dev);
 }
 
+/* errno of S_STD @std, S_INPUT @input and S_FMT at @width x @height
+ * (YUYV), 0 for success, in @err[3]. */
+static void
+try_changes (int fd, v4l2_std_id std, int input, guint width, guint height,
+    int err[3])
+{
+  struct v4l2_format fmt;
+
+  err[0] = ioctl (fd, VIDIOC_S_STD, &std) == 0 ? 0 : errno;
+  err[1] = ioctl (fd, VIDIOC_S_INPUT, &input) == 0 ? 0 : errno;
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = width;
+  fmt.fmt.pix.height = height;
+  err[2] = ioctl (fd, VIDIOC_S_FMT, &fmt) == 0 ? 0 : errno;
+}
+
+/* What a card refuses from the first read() until its reader closes, by
+ * driver: vivid (vivid_vid_cap_s_std, vidioc_s_input: EBUSY unless
+ * nothing changes; vivid_s_fmt_vid_cap: EBUSY always), ivtv and cx18
+ * (S_FMT of the size in force is no change), v4l2loopback and the
+ * default (nothing).  The reader's close ends it. */
+static void
+test_busy_while_streaming (void)
+{
+  static const FakeV4l2BusyRules rules[] = { FAKE_V4L2_BUSY_VIVID,
+    FAKE_V4L2_BUSY_IVTV, FAKE_V4L2_BUSY_NONE
+  };
+  struct v4l2_format fmt;
+  guint8 buf[16];
+  int err[3], fd;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rules); i++) {
+    FakeV4l2Device *dev = new_card ();
+    gboolean busy = rules[i] != FAKE_V4L2_BUSY_NONE;
+    int other;
+
+    fake_v4l2_device_set_busy_rules (dev, rules[i]);
+    fd = open_card (FALSE);
+    other = open_card (FALSE);
+    g_assert_cmpint (read (fd, buf, sizeof (buf)), >, 0);
+
+    /* nothing changes: S_FMT is refused by vivid alone */
+    try_changes (other, V4L2_STD_PAL, 0, 720, 576, err);
+    g_assert_cmpint (err[0], ==, 0);
+    g_assert_cmpint (err[1], ==, 0);
+    g_assert_cmpint (err[2], ==, rules[i] == FAKE_V4L2_BUSY_VIVID ? EBUSY : 0);
+    /* changes, from any fd */
+    try_changes (other, V4L2_STD_NTSC_M, 1, 640, 480, err);
+    g_assert_cmpint (err[0], ==, busy ? EBUSY : 0);
+    g_assert_cmpint (err[1], ==, busy ? EBUSY : 0);
+    /* (the standard decides the size: vivid's S_FMT alone is refused) */
+    g_assert_cmpint (err[2], ==, rules[i] == FAKE_V4L2_BUSY_VIVID ? EBUSY : 0);
+    g_assert_cmpint (fake_v4l2_device_get_input (dev), ==, busy ? 0 : 1);
+
+    /* (without rules they were taken: S-Video is no longer selected) */
+    close (fd);
+    if (busy) {
+      try_changes (other, V4L2_STD_NTSC_M, 1, 640, 480, err);
+      g_assert_cmpint (err[0], ==, 0);
+      g_assert_cmpint (err[1], ==, 0);
+      g_assert_cmpint (err[2], ==, 0);
+    }
+    close (other);
+  }
+
+  /* cx18's HM12 node: a new size is refused while capturing */
+  fake_v4l2_reset ();
+  g_assert_nonnull (fake_v4l2_device_new_hm12 (CAP_PATH));
+  fd = open_card (FALSE);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), >, 0);
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_HM12;
+  fmt.fmt.pix.width = 720;
+  fmt.fmt.pix.height = 576;
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_FMT, &fmt), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+  fmt.fmt.pix.height = 480;
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_FMT, &fmt), ==, 0);
+  close (fd);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -772,6 +857,8 @@ main (int argc, char **argv)
       test_status_and_querystd);
   g_test_add_func ("/fakev4l2-live/dv-timings", test_dv_timings);
   g_test_add_func ("/fakev4l2-live/query-dv-timings", test_query_dv_timings);
+  g_test_add_func ("/fakev4l2-live/busy-while-streaming",
+      test_busy_while_streaming);
   g_test_add_func ("/fakev4l2-live/vivid-signal-controls",
       test_vivid_signal_controls);
   g_test_add_func ("/fakev4l2-live/loopback/client-usage",

@@ -517,6 +517,42 @@ GST_START_TEST (test_norm_auto_new_standard_found_without_events)
 
 GST_END_TEST;
 
+/* The input or the norm set while playing: vivid refuses S_INPUT and
+ * S_STD while its reader streams (EBUSY), so the element lets the queue
+ * go (reopens the node), sets them and negotiates again; the frames are
+ * the new input's or standard's and the properties read back the driver's
+ * new settings. */
+GST_START_TEST (test_input_and_norm_set_while_playing)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstElement *src;
+  Watch w;
+  gchar *norm;
+  gint input = -1;
+
+  watch_svideo (&w, "norm=PAL");
+  pull_until_size (w.h, 576, 720 * 576 * 2);
+  src = fgrab_check_harness_element (w.h, "fgrabsrc");
+
+  gst_util_set_object_arg (G_OBJECT (src), "norm", "NTSC-M");
+  pull_until_size (w.h, 480, 720 * 480 * 2);
+  norm = norm_nick (w.h);
+  fail_unless_equals_string (norm, "NTSC-M");
+  g_free (norm);
+
+  /* the webcam input: no standard, 640x360 */
+  g_object_set (src, "input", 0, "norm", 0, NULL);
+  pull_until_size (w.h, 360, 640 * 360 * 2);
+  fail_unless_equals_int (fake_v4l2_device_get_input (dev), 0);
+  g_object_get (src, "input", &input, NULL);
+  fail_unless_equals_int (input, 0);
+
+  gst_object_unref (src);
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
 /* Nothing to detect: no signal keeps the driver's standard with a
  * warning; an input without standards is an error that says so. */
 GST_START_TEST (test_norm_auto_without_signal_or_standards)
@@ -832,6 +868,7 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_norm_auto_new_standard_found_without_events);
   tcase_add_test (tc, test_dv_timings_set_again_at_restart);
   tcase_add_test (tc, test_dv_timings_change_found_without_events);
+  tcase_add_test (tc, test_input_and_norm_set_while_playing);
   return s;
 }
 
