@@ -28,7 +28,8 @@
  * the first fd subscribes to SOURCE_CHANGE of its input and to a control's
  * events and prints every event it dequeues (type, id, changes, pending,
  * sequence, and a control's payload; not the timestamp), ENUMINPUT's
- * status, QUERYSTD and QUERY_DV_TIMINGS (results or errno names).  No GLib
+ * status, QUERYSTD and QUERY_DV_TIMINGS (results or errno names); then
+ * what is refused while a third fd reads.  No GLib
  * and nothing of the fake: the program must run the same on both. */
 
 #include <errno.h>
@@ -288,6 +289,54 @@ trace_hdmi (int svid, int hdmi)
   print_querystd ();
 }
 
+static void
+set_std (v4l2_std_id std)
+{
+  printf ("s_std 0x%llx: %s\n", (unsigned long long) std,
+      err_name (xioctl (fd_app, VIDIOC_S_STD, &std)));
+}
+
+/* Changes while a reader streams (from its first read() until it
+ * closes): vivid refuses a new standard or input, and any S_FMT, with
+ * EBUSY; the ones that change nothing pass. */
+static void
+trace_busy (const char *path, int svid, int hdmi)
+{
+  char buf[4096];
+  struct v4l2_format f;
+  v4l2_std_id std = 0;
+  int reader;
+
+  /* no SOURCE_CHANGE subscribed: vivid's S_INPUT may raise one */
+  unsubscribe (V4L2_EVENT_SOURCE_CHANGE, hdmi);
+  select_input (svid);
+  printf ("g_std: %s\n", err_name (xioctl (fd_app, VIDIOC_G_STD, &std)));
+  reader = open (path, O_RDWR);
+  if (reader < 0) {
+    perror (path);
+    exit (2);
+  }
+  printf ("reader read: %s\n", read (reader, buf, sizeof (buf)) > 0 ? "ok" :
+      err_name (errno));
+  set_std (std);
+  set_std (V4L2_STD_NTSC_M);
+  select_input (svid);
+  select_input (hdmi);
+  memset (&f, 0, sizeof (f));
+  f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  xioctl (fd_app, VIDIOC_G_FMT, &f);
+  printf ("s_fmt (the format in force): %s\n", err_name (xioctl (fd_app,
+              VIDIOC_S_FMT, &f)));
+  print_format ();
+  close (reader);
+  printf ("reader closed\n");
+  set_std (V4L2_STD_NTSC_M);
+  print_format ();
+  set_std (std);
+  select_input (hdmi);
+  select_input (svid);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -305,6 +354,7 @@ main (int argc, char **argv)
   trace_sdtv (find_input ("S-Video"));
   trace_ctrl ();
   trace_hdmi (find_input ("S-Video"), find_input ("HDMI"));
+  trace_busy (argv[1], find_input ("S-Video"), find_input ("HDMI"));
   subscribe (V4L2_EVENT_ALL, 0, 0);
   close (fd_ctl);
   close (fd_app);
