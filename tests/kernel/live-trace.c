@@ -224,6 +224,27 @@ select_input (int input)
               VIDIOC_S_INPUT, &input)));
 }
 
+/* ENUMSTD of the current input, every entry, then the errno that ends
+ * the list. */
+static void
+print_standards (void)
+{
+  struct v4l2_standard st;
+  unsigned index = 0;
+  int err;
+
+  for (;;) {
+    memset (&st, 0, sizeof (st));
+    st.index = index++;
+    if ((err = xioctl (fd_app, VIDIOC_ENUMSTD, &st)) != 0)
+      break;
+    printf ("enumstd %u: %s 0x%llx lines %u period %u/%u\n", st.index,
+        (const char *) st.name, (unsigned long long) st.id, st.framelines,
+        st.frameperiod.numerator, st.frameperiod.denominator);
+  }
+  printf ("enumstd: %s\n", err_name (err));
+}
+
 /* The analog input: no signal, no lock, a selected standard, back. */
 static void
 trace_sdtv (int svid)
@@ -232,6 +253,7 @@ trace_sdtv (int svid)
   unsigned i;
 
   select_input (svid);
+  print_standards ();
   subscribe (V4L2_EVENT_SOURCE_CHANGE, svid, 0);
   set_ctrl (fd_ctl, "other", STANDARD, 7);
   drain_events ();
@@ -274,6 +296,7 @@ trace_hdmi (int svid, int hdmi)
   select_input (hdmi);
   subscribe (V4L2_EVENT_SOURCE_CHANGE, hdmi, 0);
   drain_events ();
+  print_standards ();
   print_format ();
   print_timings ("s_dv_timings", xioctl (fd_app, VIDIOC_S_DV_TIMINGS, &t), &t);
   memset (&t, 0, sizeof (t));
