@@ -301,6 +301,9 @@ struct _FakeV4l2Device
   gboolean no_events;
   /* vivid's signal mode controls drive the wire (fakev4l2-wire.c) */
   gboolean vivid_signal_ctrls;
+  /* with them, vivid's colorspace control, which S_INPUT sets to the new
+   * input's (a V4L2_COLORSPACE_*) */
+  guint vivid_colorspace;
 
   /* STREAM and ENCODER: where the first open starts reading */
   guint64 stream_start_offset;
@@ -397,6 +400,11 @@ G_GNUC_INTERNAL void fake_v4l2_controls_clear (FakeV4l2Device * dev);
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_ioctl (FakeV4l2Device * dev,
     guint32 request, void *arg, int *err);
 
+/* The driver sets control @id to @value (lock held), as v4l2_ctrl_s_ctrl:
+ * its subscribers hear of a change, and vivid's signal controls move the
+ * wire; an unknown control or a value it refuses is ignored. */
+G_GNUC_INTERNAL void fake_v4l2_controls_set_value (FakeV4l2Device * dev,
+    guint32 id, gint64 value);
 /* Current value of control @id (FALSE: none, or a string control). */
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_get_value (FakeV4l2Device * dev,
     guint32 id, gint64 * value);
@@ -458,6 +466,9 @@ G_GNUC_INTERNAL struct v4l2_fract fake_v4l2_dv_period (const struct
  * wire of the current input. */
 G_GNUC_INTERNAL void fake_v4l2_wire_ctrl_changed (FakeV4l2Device * dev,
     guint32 id, gint64 value);
+/* S_INPUT selected another input: vivid's signal controls take its
+ * modes (lock held). */
+G_GNUC_INTERNAL void fake_v4l2_wire_input_selected (FakeV4l2Device * dev);
 
 /* fakev4l2-routes.c (more) */
 /* Input @index, or NULL when it was not added (lock held). */

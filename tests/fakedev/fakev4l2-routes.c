@@ -244,7 +244,12 @@ enum_route (FakeV4l2Device * dev, void *arg)
     in->capabilities = r->std ? V4L2_IN_CAP_STD : 0;
     if (r->dv)
       in->capabilities = V4L2_IN_CAP_DV_TIMINGS;
-    in->status = r->status;
+    /* what the card sees of a signal is the current input's: other
+     * inputs say nothing (vivid's vidioc_enum_input reads its signal
+     * modes for dev->input only; saa7134_enum_input and bttv's
+     * bttv_enum_input read the decoder's status for the current input
+     * only) */
+    in->status = (guint) index == dev->cur_route ? r->status : 0;
   }
   return 0;
 }
@@ -282,6 +287,7 @@ s_route (FakeV4l2Device * dev, int index)
     return EBUSY;
   dev->cur_route = index;
   apply_standard (dev);
+  fake_v4l2_wire_input_selected (dev);
   return 0;
 }
 

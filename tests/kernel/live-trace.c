@@ -280,6 +280,29 @@ trace_ctrl (void)
   drain_events ();
 }
 
+/* ENUM_DV_TIMINGS of the current input: every entry, then the errno
+ * that ends the list. */
+static void
+print_dv_list (void)
+{
+  struct v4l2_enum_dv_timings e;
+  unsigned index = 0;
+  int err;
+
+  for (;;) {
+    memset (&e, 0, sizeof (e));
+    e.index = index++;
+    if ((err = xioctl (fd_app, VIDIOC_ENUM_DV_TIMINGS, &e)) != 0)
+      break;
+    printf ("enum_dv_timings %u: %ux%u%s pixelclock %llu standards 0x%x "
+        "flags 0x%x\n", e.index, e.timings.bt.width, e.timings.bt.height,
+        e.timings.bt.interlaced ? "i" : "p",
+        (unsigned long long) e.timings.bt.pixelclock,
+        e.timings.bt.standards, e.timings.bt.flags);
+  }
+  printf ("enum_dv_timings: %s\n", err_name (err));
+}
+
 /* The HDMI input: new timings, then no signal, no lock, out of range. */
 static void
 trace_hdmi (int svid, int hdmi)
@@ -289,14 +312,18 @@ trace_hdmi (int svid, int hdmi)
   struct v4l2_dv_timings t = t1080p30;
   unsigned i;
 
-  /* vivid's S_INPUT may raise SOURCE_CHANGE on the input left (it sets
-   * its "Standard" control to the new input's signal mode); the fake
-   * does not model that */
+  /* the S-Video input left without a signal: its status is no longer
+   * reported once another input is current */
+  set_ctrl (fd_ctl, "other", STD_SIGNAL_MODE, 1);
+  drain_events ();
+  print_status (svid);
   unsubscribe (V4L2_EVENT_SOURCE_CHANGE, svid);
   select_input (hdmi);
+  print_status (svid);
   subscribe (V4L2_EVENT_SOURCE_CHANGE, hdmi, 0);
   drain_events ();
   print_standards ();
+  print_dv_list ();
   print_format ();
   print_timings ("s_dv_timings", xioctl (fd_app, VIDIOC_S_DV_TIMINGS, &t), &t);
   memset (&t, 0, sizeof (t));
@@ -310,6 +337,10 @@ trace_hdmi (int svid, int hdmi)
     print_query_dv ();
   }
   print_querystd ();
+  /* and the HDMI input is left without a signal */
+  set_ctrl (fd_ctl, "other", DV_SIGNAL_MODE, 1);
+  drain_events ();
+  print_status (hdmi);
 }
 
 static void
@@ -330,9 +361,23 @@ trace_busy (const char *path, int svid, int hdmi)
   v4l2_std_id std = 0;
   int reader;
 
-  /* no SOURCE_CHANGE subscribed: vivid's S_INPUT may raise one */
+  struct v4l2_control c = { STANDARD, 0 };
+
+  /* back to S-Video: vivid restores its signal mode (no signal) and sets
+   * its "Standard" control to that mode's number, which tells the analog
+   * inputs of a source change; the HDMI input's status is no longer
+   * reported */
   unsubscribe (V4L2_EVENT_SOURCE_CHANGE, hdmi);
+  subscribe (V4L2_EVENT_SOURCE_CHANGE, svid, 0);
   select_input (svid);
+  drain_events ();
+  xioctl (fd_app, VIDIOC_G_CTRL, &c);
+  printf ("standard control: %d\n", c.value);
+  print_status (svid);
+  print_status (hdmi);
+  set_ctrl (fd_ctl, "other", STD_SIGNAL_MODE, 0);
+  drain_events ();
+  unsubscribe (V4L2_EVENT_SOURCE_CHANGE, svid);
   printf ("g_std: %s\n", err_name (xioctl (fd_app, VIDIOC_G_STD, &std)));
   reader = open (path, O_RDWR);
   if (reader < 0) {
