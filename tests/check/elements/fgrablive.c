@@ -28,7 +28,9 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/v4l2-dv-timings.h>
 #include <gst/check/gstcheck.h>
@@ -553,6 +555,26 @@ GST_START_TEST (test_input_and_norm_set_while_playing)
 
 GST_END_TEST;
 
+/* Another program reads the card: vivid refuses a new input while its
+ * queue is busy, and the error says so rather than capturing from the
+ * input the other program chose. */
+GST_START_TEST (test_input_refused_while_another_program_reads)
+{
+  guint8 buf[64];
+  int fd;
+
+  fgrab_check_new_tv_card (TV_PATH);
+  fd = open (TV_PATH, O_RDWR);
+  fail_unless (fd >= 0);
+  fail_unless (read (fd, buf, sizeof (buf)) > 0);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" TV_PATH
+      " input=2 ! fakesink", GST_STATE_PAUSED, "is busy: another "
+      "application is streaming, so its input cannot be changed");
+  close (fd);
+}
+
+GST_END_TEST;
+
 /* Nothing to detect: no signal keeps the driver's standard with a
  * warning; an input without standards is an error that says so. */
 GST_START_TEST (test_norm_auto_without_signal_or_standards)
@@ -869,6 +891,7 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_dv_timings_set_again_at_restart);
   tcase_add_test (tc, test_dv_timings_change_found_without_events);
   tcase_add_test (tc, test_input_and_norm_set_while_playing);
+  tcase_add_test (tc, test_input_refused_while_another_program_reads);
   return s;
 }
 
