@@ -180,6 +180,9 @@ fgrab_object_finalize (FgrabObject * obj)
  * since it decides the formats, sizes and rates.  While the device is
  * open the property reads back the driver's.  Set in READY, it is applied
  * at the next READY to PAUSED and reads back the value set until then.
+ * fgrabsrc also takes it while playing: the node is reopened (a driver
+ * refuses a new input while its reader holds the queue), set to it, and
+ * the caps negotiated again.
  *
  * GstFgrabSrc:norm:
  * GstFgrabSink:norm:
@@ -189,7 +192,8 @@ fgrab_object_finalize (FgrabObject * obj)
  * rate (PAL and SECAM 720x576 at 25/1, NTSC 720x480 at 30000/1001 on most
  * cards).  none leaves the driver's standard.  While the device is open
  * the property reads back the driver's standard.  Set in READY, it is
- * applied at the next READY to PAUSED.
+ * applied at the next READY to PAUSED; fgrabsrc takes it while playing
+ * too, as the input.
  */
 static void install_properties (GObjectClass * gobject_class,
     gboolean is_output, const gchar * default_device);
@@ -222,6 +226,9 @@ install_properties (GObjectClass * gobject_class, gboolean is_output,
   const FgrabDirection *dir = direction (is_output);
   const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY;
+  /* fgrabsrc sets a new input or standard while playing */
+  const GParamFlags selection = is_output ? ready : G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
 
   g_object_class_install_property (gobject_class, FGRAB_PROP_DEVICE,
       g_param_spec_string ("device", "Device", dir->device_blurb,
@@ -242,10 +249,10 @@ install_properties (GObjectClass * gobject_class, gboolean is_output,
           dir->extendedmode_blurb, 0, G_MAXUINT32, 0, ready));
   g_object_class_install_property (gobject_class, FGRAB_PROP_ROUTE,
       g_param_spec_int (dir->route_name, dir->route_nick, dir->route_blurb,
-          -1, G_MAXINT, -1, ready));
+          -1, G_MAXINT, -1, selection));
   g_object_class_install_property (gobject_class, FGRAB_PROP_NORM,
       g_param_spec_enum ("norm", "Norm", dir->norm_blurb, GST_TYPE_FGRAB_NORM,
-          0, ready));
+          0, selection));
 
   gst_type_mark_as_plugin_api (is_output ? GST_TYPE_FGRAB_OUTPUT_MODE :
       GST_TYPE_FGRAB_CAPTURE_MODE, 0);
@@ -500,6 +507,7 @@ fgrab_object_open (FgrabObject * obj)
   obj->io_started = FALSE;
   obj->params_warned = FALSE;
   obj->buffers_warned = FALSE;
+  obj->selected_at_open = TRUE;
   replace_device (obj, node);
   return TRUE;
 }
@@ -560,7 +568,7 @@ fgrab_object_restore (FgrabObject * obj)
 gboolean
 fgrab_object_start (FgrabObject * obj)
 {
-  gboolean pending;
+  gboolean pending, fresh;
 
   /* after an unplug the node may be closed: try it again */
   if (!fgrab_object_reopen (obj, TRUE))
@@ -569,9 +577,17 @@ fgrab_object_start (FgrabObject * obj)
   GST_OBJECT_LOCK (obj->element);
   pending = obj->selection_pending;
   GST_OBJECT_UNLOCK (obj->element);
+  fresh = obj->selected_at_open;
+  obj->selected_at_open = FALSE;
   /* a new input has a tuner of its own to tune */
-  return !pending || (select_route_and_norm (obj, obj->node) &&
-      fgrab_tuning_apply (obj, obj->node));
+  if (pending)
+    return select_route_and_norm (obj, obj->node) &&
+        fgrab_tuning_apply (obj, obj->node);
+  /* The signal of a capture input may have changed since the last start
+   * (a stopped element hears no source change): norm=auto detects its
+   * standard again and a digital input's timings are set again, before
+   * the caps are read. */
+  return fresh || obj->output || select_route_and_norm (obj, obj->node);
 }
 
 void

@@ -114,6 +114,9 @@ typedef struct
    * reopened; the caps and format configured, NULL until then and after
    * fgrab_object_unconfigure. */
   gboolean io_started;
+  /* the route and norm were selected by the open and no start has run
+   * since: the first start need not look at the signal again */
+  gboolean selected_at_open;
   GstCaps *configured_caps;
   const FgrabFormat *format;
 } FgrabObject;

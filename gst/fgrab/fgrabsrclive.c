@@ -271,6 +271,22 @@ dv_timings_changed (FgrabSrcLive * live, FgrabNode * node)
       !fgrab_dv_timings_equal (&detected, &current);
 }
 
+/* A source change, told by the driver's event or found by the poll: the
+ * status is posted, and a new standard (norm=auto) or new timings make
+ * the caps be negotiated again. */
+static void
+check_source (FgrabSrcLive * live, FgrabNode * node)
+{
+  refresh (live, node);
+  if (!live->renegotiate && (standard_changed (live, node) ||
+          dv_timings_changed (live, node))) {
+    GST_INFO_OBJECT (live->element, "the input's standard or timings "
+        "changed: negotiating again");
+    live->renegotiate = TRUE;
+    gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (live->element));
+  }
+}
+
 void
 fgrab_src_live_take_events (FgrabSrcLive * live)
 {
@@ -286,16 +302,8 @@ fgrab_src_live_take_events (FgrabSrcLive * live)
         event.u.ctrl.type != V4L2_CTRL_TYPE_INTEGER64)
       fgrab_color_balance_changed (live->obj, event.id, event.u.ctrl.value);
   }
-  if (!changed || !live->watching)
-    return;
-  refresh (live, node);
-  if (!live->renegotiate && (standard_changed (live, node) ||
-          dv_timings_changed (live, node))) {
-    GST_INFO_OBJECT (live->element, "the input's standard or timings "
-        "changed: negotiating again");
-    live->renegotiate = TRUE;
-    gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (live->element));
-  }
+  if (changed && live->watching)
+    check_source (live, node);
 }
 
 /* Another program retuned the tuner (v4l2-ctl -f): notify::frequency. */
@@ -318,8 +326,10 @@ fgrab_src_live_frame (FgrabSrcLive * live, gboolean raw_video)
 {
   if (live->tuner && --live->frames_to_tune == 0)
     check_frequency (live);
+  /* a driver without events (saa7134 sends only control events): the
+   * poll stands in for the source change event */
   if (live->watching && !live->events && --live->frames_to_poll == 0)
-    refresh (live, live->obj->node);
+    check_source (live, live->obj->node);
   live->blacken = FALSE;
   if (!live->lost || live->mode == GST_FGRAB_SIGNAL_LOSS_DRIVER)
     return TRUE;

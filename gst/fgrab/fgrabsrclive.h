@@ -34,8 +34,9 @@
  * an info when it returns, and the fgrab-input-status element message
  * each time); and its signal-loss property, what is pushed while the
  * picture is gone.  With norm=auto a new standard on the wire (525 <->
- * 625 lines), and on a digital input new timings, make the source
- * negotiate again; its dv-timings property says the timings in force.
+ * 625 lines), and on a digital input new timings, found by the event or
+ * the poll, make the source negotiate again; its dv-timings property
+ * says the timings in force.
  * A tuner retuned by another program shows as notify::frequency.  A picture control (brightness, ...) changed by
  * another program shows as notify and value-changed (control events). */
 

@@ -74,6 +74,7 @@
 #include "fgrabframeclock.h"
 #include "fgrabobject.h"
 #include "fgrabsrcalloc.h"
+#include "fgrabsrccaps.h"
 #include "fgrabsrclive.h"
 #include "fgrabsrcrate.h"
 #include "fgrabsrcrecovery.h"
@@ -164,6 +165,9 @@ gst_fgrab_src_set_property (GObject * object, guint prop_id,
     fgrab_tuning_set (&self->obj, prop_id, value);
   else
     fgrab_object_set_property (&self->obj, prop_id, value, pspec);
+  /* a new input or standard while streaming is applied by negotiate() */
+  if (prop_id == FGRAB_PROP_ROUTE || prop_id == FGRAB_PROP_NORM)
+    gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (self));
 }
 
 static void
@@ -186,78 +190,10 @@ gst_fgrab_src_get_property (GObject * object, guint prop_id, GValue * value,
     fgrab_object_get_property (&self->obj, prop_id, value, pspec);
 }
 
-/* TRUE when @s leaves the rate entirely open: the driver did not enumerate
- * rates and downstream did not ask for one. */
-static gboolean
-framerate_is_unconstrained (const GstStructure * s)
-{
-  const GValue *rate = gst_structure_get_value (s, "framerate");
-  const GValue *min, *max;
-
-  if (rate == NULL)
-    return TRUE;
-  if (G_VALUE_TYPE (rate) != GST_TYPE_FRACTION_RANGE)
-    return FALSE;
-
-  min = gst_value_get_fraction_range_min (rate);
-  max = gst_value_get_fraction_range_max (rate);
-  return gst_value_get_fraction_numerator (min) == 0 &&
-      gst_value_get_fraction_numerator (max) == G_MAXINT &&
-      gst_value_get_fraction_denominator (max) == 1;
-}
-
 static GstCaps *
 gst_fgrab_src_fixate (GstBaseSrc * bsrc, GstCaps * caps)
 {
-  GstFgrabSrc *self = GST_FGRAB_SRC (bsrc);
-  GstCaps *current = NULL, *preferred;
-  GstStructure *s;
-  gint cur_w = 640, cur_h = 480, cur_fps_n = 30, cur_fps_d = 1;
-
-  if (self->obj.node)
-    current = fgrab_node_get_current_caps (self->obj.node);
-
-  if (current) {
-    GstStructure *cs = gst_caps_get_structure (current, 0);
-    GstCaps *format_only = gst_caps_copy (current);
-    GstStructure *fs = gst_caps_get_structure (format_only, 0);
-
-    gst_structure_get_int (cs, "width", &cur_w);
-    gst_structure_get_int (cs, "height", &cur_h);
-    gst_structure_get_fraction (cs, "framerate", &cur_fps_n, &cur_fps_d);
-    gst_structure_remove_field (fs, "framerate");
-
-    /* the device's current format and size, if downstream allows them */
-    preferred = gst_caps_intersect_full (caps, format_only,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (format_only);
-    gst_caps_unref (current);
-    if (gst_caps_is_empty (preferred)) {
-      gst_caps_unref (preferred);
-      preferred = gst_caps_ref (caps);
-    }
-    gst_caps_unref (caps);
-    caps = preferred;
-  }
-
-  caps = gst_caps_truncate (caps);
-  caps = gst_caps_make_writable (caps);
-  s = gst_caps_get_structure (caps, 0);
-
-  if (gst_structure_has_field (s, "width"))
-    gst_structure_fixate_field_nearest_int (s, "width", cur_w);
-  if (gst_structure_has_field (s, "height"))
-    gst_structure_fixate_field_nearest_int (s, "height", cur_h);
-
-  if (framerate_is_unconstrained (s)) {
-    /* leave it open: configure asks the driver for its nominal rate */
-    gst_structure_remove_field (s, "framerate");
-  } else {
-    gst_structure_fixate_field_nearest_fraction (s, "framerate", cur_fps_n,
-        cur_fps_d);
-  }
-
-  return gst_caps_fixate (caps);
+  return fgrab_src_caps_fixate (GST_FGRAB_SRC (bsrc)->obj.node, caps);
 }
 
 static void
@@ -295,16 +231,6 @@ configure_layout (GstFgrabSrc * self)
   return TRUE;
 }
 
-/* Fixed caps for S_FMT from @caps: the rate plays no part there. */
-static GstCaps *
-format_caps (GstCaps * caps)
-{
-  GstCaps *result = gst_caps_copy (caps);
-
-  gst_structure_remove_field (gst_caps_get_structure (result, 0), "framerate");
-  return gst_caps_fixate (result);
-}
-
 /* S_FMT and S_PARM from @caps (fixed but for an open framerate).  Returns
  * the caps of what the driver really does, or NULL after posting an
  * error. */
@@ -323,7 +249,7 @@ gst_fgrab_src_configure (GstFgrabSrc * self, GstCaps * caps)
           "framerate", &req_n, &req_d) || req_n <= 0)
     req_n = 0;
 
-  result = format_caps (caps);
+  result = fgrab_src_caps_for_format (caps);
   if (!fgrab_node_set_format (self->obj.node, result, &error)) {
     FGRAB_ELEMENT_POST_ERROR (self, error);
     g_error_free (error);
@@ -354,9 +280,24 @@ failed:
   return NULL;
 }
 
+/* The input or norm property was set while open (fgrabobject.c). */
+static gboolean
+selection_changed (GstFgrabSrc * self)
+{
+  gboolean pending;
+
+  GST_OBJECT_LOCK (self);
+  pending = self->obj.selection_pending;
+  GST_OBJECT_UNLOCK (self);
+  return pending;
+}
+
 /* The input's signal changed its standard (norm=auto) or its timings
- * (fgrabsrclive.c): the node, reopened to end its I/O, is set to them
- * before its caps are read again, and the next frame is DISCONT. */
+ * (fgrabsrclive.c), or the input or norm property was set while playing:
+ * the node is reopened to end its I/O (vivid refuses S_INPUT, S_STD and
+ * S_DV_TIMINGS with EBUSY while its reader holds the queue; ivtv while
+ * it captures), set to them before its caps are read again, and the
+ * next frame is DISCONT. */
 static gboolean
 apply_source_change (GstFgrabSrc * self)
 {
@@ -382,7 +323,8 @@ gst_fgrab_src_negotiate (GstBaseSrc * bsrc)
   GstCaps *thiscaps, *caps, *result;
   gboolean ret;
 
-  if (self->live.renegotiate && !apply_source_change (self))
+  if ((self->live.renegotiate || selection_changed (self)) &&
+      !apply_source_change (self))
     return FALSE;
   thiscaps = gst_pad_query_caps (pad, NULL);
   if (thiscaps == NULL || gst_caps_is_empty (thiscaps)) {
@@ -548,7 +490,7 @@ restore_device (GstFgrabSrc * self, const gchar * after)
 
   if (!fgrab_object_restore (&self->obj))
     return FALSE;
-  caps = format_caps (self->obj.configured_caps);
+  caps = fgrab_src_caps_for_format (self->obj.configured_caps);
   ok = fgrab_node_set_format (node, caps, &error);
   gst_caps_unref (caps);
   if (!ok) {

@@ -1423,6 +1423,16 @@ fake_v4l2_controls_get_value (FakeV4l2Device * dev, guint32 id, gint64 * value)
   return TRUE;
 }
 
+void
+fake_v4l2_controls_set_value (FakeV4l2Device * dev, guint32 id, gint64 value)
+{
+  FakeCtrl *c = find_ctrl (dev, id);
+
+  if (c != NULL && c->type != V4L2_CTRL_TYPE_STRING &&
+      validate (c, &value, NULL) == 0)
+    ctrl_store (dev, c, value, NULL);
+}
+
 /* As v4l2_ctrl_modify_range() keeps a value that is still valid. */
 void
 fake_v4l2_device_set_menu_skip_mask (FakeV4l2Device * dev, guint32 id,

@@ -23,8 +23,9 @@
  * DV_TIMINGS_CAP, ENUM_DV_TIMINGS, G/S_DV_TIMINGS and QUERY_DV_TIMINGS,
  * ENODATA on an input without timings, ENOTTY on a device without any
  * such input.  vivid enumerates every preset of the kernel's table that
- * fits its capabilities (and takes CVT/GTF timings too); the fake knows
- * the few CEA-861 timings of its own table below. */
+ * fits its capabilities, and so does the fake; vivid also takes CVT and
+ * GTF timings that are in no table (valid_cvt_gtf_timings), which the
+ * fake refuses with EINVAL. */
 
 #include <errno.h>
 #include <string.h>
@@ -38,22 +39,161 @@
 #define DV_MIN_PIXELCLOCK 14000000
 #define DV_MAX_PIXELCLOCK 775000000
 
+/* The kernel's table (v4l2-core/v4l2-dv-timings.c v4l2_dv_timings_presets,
+ * the same in Linux 6.1 and 6.12), in its order, from the uAPI's
+ * definitions: ENUM_DV_TIMINGS lists those that fit vivid's capabilities,
+ * as v4l2_enum_dv_timings_cap does. */
 static const struct v4l2_dv_timings dv_presets[] = {
   V4L2_DV_BT_CEA_640X480P59_94,
+  V4L2_DV_BT_CEA_720X480I59_94,
   V4L2_DV_BT_CEA_720X480P59_94,
+  V4L2_DV_BT_CEA_720X576I50,
   V4L2_DV_BT_CEA_720X576P50,
+  V4L2_DV_BT_CEA_1280X720P24,
+  V4L2_DV_BT_CEA_1280X720P25,
+  V4L2_DV_BT_CEA_1280X720P30,
   V4L2_DV_BT_CEA_1280X720P50,
   V4L2_DV_BT_CEA_1280X720P60,
+  V4L2_DV_BT_CEA_1920X1080P24,
   V4L2_DV_BT_CEA_1920X1080P25,
   V4L2_DV_BT_CEA_1920X1080P30,
+  V4L2_DV_BT_CEA_1920X1080I50,
   V4L2_DV_BT_CEA_1920X1080P50,
+  V4L2_DV_BT_CEA_1920X1080I60,
   V4L2_DV_BT_CEA_1920X1080P60,
+  V4L2_DV_BT_DMT_640X350P85,
+  V4L2_DV_BT_DMT_640X400P85,
+  V4L2_DV_BT_DMT_720X400P85,
+  V4L2_DV_BT_DMT_640X480P72,
+  V4L2_DV_BT_DMT_640X480P75,
+  V4L2_DV_BT_DMT_640X480P85,
+  V4L2_DV_BT_DMT_800X600P56,
+  V4L2_DV_BT_DMT_800X600P60,
+  V4L2_DV_BT_DMT_800X600P72,
+  V4L2_DV_BT_DMT_800X600P75,
+  V4L2_DV_BT_DMT_800X600P85,
+  V4L2_DV_BT_DMT_800X600P120_RB,
+  V4L2_DV_BT_DMT_848X480P60,
+  V4L2_DV_BT_DMT_1024X768I43,
+  V4L2_DV_BT_DMT_1024X768P60,
+  V4L2_DV_BT_DMT_1024X768P70,
+  V4L2_DV_BT_DMT_1024X768P75,
+  V4L2_DV_BT_DMT_1024X768P85,
+  V4L2_DV_BT_DMT_1024X768P120_RB,
+  V4L2_DV_BT_DMT_1152X864P75,
+  V4L2_DV_BT_DMT_1280X768P60_RB,
+  V4L2_DV_BT_DMT_1280X768P60,
+  V4L2_DV_BT_DMT_1280X768P75,
+  V4L2_DV_BT_DMT_1280X768P85,
+  V4L2_DV_BT_DMT_1280X768P120_RB,
+  V4L2_DV_BT_DMT_1280X800P60_RB,
+  V4L2_DV_BT_DMT_1280X800P60,
+  V4L2_DV_BT_DMT_1280X800P75,
+  V4L2_DV_BT_DMT_1280X800P85,
+  V4L2_DV_BT_DMT_1280X800P120_RB,
+  V4L2_DV_BT_DMT_1280X960P60,
+  V4L2_DV_BT_DMT_1280X960P85,
+  V4L2_DV_BT_DMT_1280X960P120_RB,
+  V4L2_DV_BT_DMT_1280X1024P60,
+  V4L2_DV_BT_DMT_1280X1024P75,
+  V4L2_DV_BT_DMT_1280X1024P85,
+  V4L2_DV_BT_DMT_1280X1024P120_RB,
+  V4L2_DV_BT_DMT_1360X768P60,
+  V4L2_DV_BT_DMT_1360X768P120_RB,
+  V4L2_DV_BT_DMT_1366X768P60,
+  V4L2_DV_BT_DMT_1366X768P60_RB,
+  V4L2_DV_BT_DMT_1400X1050P60_RB,
+  V4L2_DV_BT_DMT_1400X1050P60,
+  V4L2_DV_BT_DMT_1400X1050P75,
+  V4L2_DV_BT_DMT_1400X1050P85,
+  V4L2_DV_BT_DMT_1400X1050P120_RB,
+  V4L2_DV_BT_DMT_1440X900P60_RB,
+  V4L2_DV_BT_DMT_1440X900P60,
+  V4L2_DV_BT_DMT_1440X900P75,
+  V4L2_DV_BT_DMT_1440X900P85,
+  V4L2_DV_BT_DMT_1440X900P120_RB,
+  V4L2_DV_BT_DMT_1600X900P60_RB,
+  V4L2_DV_BT_DMT_1600X1200P60,
+  V4L2_DV_BT_DMT_1600X1200P65,
+  V4L2_DV_BT_DMT_1600X1200P70,
+  V4L2_DV_BT_DMT_1600X1200P75,
+  V4L2_DV_BT_DMT_1600X1200P85,
+  V4L2_DV_BT_DMT_1600X1200P120_RB,
+  V4L2_DV_BT_DMT_1680X1050P60_RB,
+  V4L2_DV_BT_DMT_1680X1050P60,
+  V4L2_DV_BT_DMT_1680X1050P75,
+  V4L2_DV_BT_DMT_1680X1050P85,
+  V4L2_DV_BT_DMT_1680X1050P120_RB,
+  V4L2_DV_BT_DMT_1792X1344P60,
+  V4L2_DV_BT_DMT_1792X1344P75,
+  V4L2_DV_BT_DMT_1792X1344P120_RB,
+  V4L2_DV_BT_DMT_1856X1392P60,
+  V4L2_DV_BT_DMT_1856X1392P75,
+  V4L2_DV_BT_DMT_1856X1392P120_RB,
+  V4L2_DV_BT_DMT_1920X1200P60_RB,
+  V4L2_DV_BT_DMT_1920X1200P60,
+  V4L2_DV_BT_DMT_1920X1200P75,
+  V4L2_DV_BT_DMT_1920X1200P85,
+  V4L2_DV_BT_DMT_1920X1200P120_RB,
+  V4L2_DV_BT_DMT_1920X1440P60,
+  V4L2_DV_BT_DMT_1920X1440P75,
+  V4L2_DV_BT_DMT_1920X1440P120_RB,
+  V4L2_DV_BT_DMT_2048X1152P60_RB,
+  V4L2_DV_BT_DMT_2560X1600P60_RB,
+  V4L2_DV_BT_DMT_2560X1600P60,
+  V4L2_DV_BT_DMT_2560X1600P75,
+  V4L2_DV_BT_DMT_2560X1600P85,
+  V4L2_DV_BT_DMT_2560X1600P120_RB,
+  V4L2_DV_BT_CEA_3840X2160P24,
+  V4L2_DV_BT_CEA_3840X2160P25,
+  V4L2_DV_BT_CEA_3840X2160P30,
+  V4L2_DV_BT_CEA_3840X2160P50,
+  V4L2_DV_BT_CEA_3840X2160P60,
+  V4L2_DV_BT_CEA_4096X2160P24,
+  V4L2_DV_BT_CEA_4096X2160P25,
+  V4L2_DV_BT_CEA_4096X2160P30,
+  V4L2_DV_BT_CEA_4096X2160P50,
+  V4L2_DV_BT_DMT_4096X2160P59_94_RB,
+  V4L2_DV_BT_CEA_4096X2160P60,
 };
+
+/* v4l2_valid_dv_timings() against vivid_dv_timings_cap: size, pixel
+ * clock, standards, progressive or interlaced, and blanking within
+ * bounds. */
+static gboolean
+dv_fits (const struct v4l2_dv_timings *t)
+{
+  const struct v4l2_bt_timings *bt = &t->bt;
+  const guint32 max_vert = 10240, max_hor = 3 * bt->width;
+  const guint32 standards = V4L2_DV_BT_STD_CEA861 | V4L2_DV_BT_STD_DMT |
+      V4L2_DV_BT_STD_CVT | V4L2_DV_BT_STD_GTF;
+
+  if (t->type != V4L2_DV_BT_656_1120 || bt->width < 16 ||
+      bt->width > DV_MAX_WIDTH || bt->height < 16 ||
+      bt->height > DV_MAX_HEIGHT || bt->pixelclock < DV_MIN_PIXELCLOCK ||
+      bt->pixelclock > DV_MAX_PIXELCLOCK ||
+      (bt->standards && !(bt->standards & standards)))
+    return FALSE;
+  if (!bt->interlaced && (bt->il_vbackporch || bt->il_vsync ||
+          bt->il_vfrontporch))
+    return FALSE;
+  if (bt->hfrontporch > max_hor || bt->hsync > max_hor ||
+      bt->hbackporch > max_hor || bt->vfrontporch > max_vert ||
+      bt->vsync > max_vert || bt->vbackporch > max_vert)
+    return FALSE;
+  return !bt->interlaced || (bt->il_vfrontporch <= max_vert &&
+      bt->il_vsync <= max_vert && bt->il_vbackporch <= max_vert);
+}
 
 const struct v4l2_dv_timings *
 fake_v4l2_dv_preset (guint index)
 {
-  return index < G_N_ELEMENTS (dv_presets) ? &dv_presets[index] : NULL;
+  guint i, n = 0;
+
+  for (i = 0; i < G_N_ELEMENTS (dv_presets); i++)
+    if (dv_fits (&dv_presets[i]) && n++ == index)
+      return &dv_presets[i];
+  return NULL;
 }
 
 struct v4l2_fract
@@ -91,8 +231,10 @@ dv_find (const struct v4l2_dv_timings *t)
 {
   guint i;
 
+  if (!dv_fits (t))
+    return NULL;
   for (i = 0; i < G_N_ELEMENTS (dv_presets); i++)
-    if (dv_match (t, &dv_presets[i]))
+    if (dv_fits (&dv_presets[i]) && dv_match (t, &dv_presets[i]))
       return &dv_presets[i];
   return NULL;
 }
@@ -130,10 +272,12 @@ fill_cap (struct v4l2_dv_timings_cap *cap)
 static int
 enum_dv (struct v4l2_enum_dv_timings *e)
 {
-  if (e->index >= G_N_ELEMENTS (dv_presets))
-    return EINVAL;
+  const struct v4l2_dv_timings *t = fake_v4l2_dv_preset (e->index);
+
   memset (e->reserved, 0, sizeof (e->reserved));
-  e->timings = dv_presets[e->index];
+  if (t == NULL)
+    return EINVAL;
+  e->timings = *t;
   return 0;
 }
 

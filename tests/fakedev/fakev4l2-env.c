@@ -82,6 +82,7 @@ env_vivid_live_new (const gchar * path)
   fake_v4l2_device_set_buffers (dev, 1, 1);
   /* one of the webcam input's slower rates (webcam_intervals) */
   fake_v4l2_device_add_interval (dev, V4L2_PIX_FMT_YUYV, 0, 0, 1, 5);
+  fake_v4l2_device_set_busy_rules (dev, FAKE_V4L2_BUSY_VIVID);
   fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
   /* vivid starts every input's standard as PAL */
   fake_v4l2_device_add_tuner_input (dev, "TV 1", V4L2_STD_ALL,

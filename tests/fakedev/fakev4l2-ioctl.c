@@ -318,6 +318,13 @@ s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
   } else if ((ret = try_fmt (dev, fmt)) != 0) {
     return ret;
   }
+  /* after the format was tried: vivid_s_fmt_vid_cap refuses any while the
+   * queue is busy, ivtv_s_fmt_vid_cap a new size while capturing */
+  if (dev->streaming && (dev->busy_rules == FAKE_V4L2_BUSY_VIVID ||
+          (dev->busy_rules == FAKE_V4L2_BUSY_IVTV &&
+              (fmt->fmt.pix.width != dev->cur_width ||
+                  fmt->fmt.pix.height != dev->cur_height))))
+    return EBUSY;
   dev->fmt_explicit = TRUE;
   dev->cur_pixfmt = fmt->fmt.pix.pixelformat;
   dev->cur_width = fmt->fmt.pix.width;

@@ -180,6 +180,7 @@ fake_v4l2_device_new_encoder (const gchar * path)
     return NULL;
   fake_v4l2_device_set_card (dev, "Hauppauge HVR-1600");
   fake_v4l2_device_set_driver (dev, "cx18");
+  fake_v4l2_device_set_busy_rules (dev, FAKE_V4L2_BUSY_IVTV);
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
       V4L2_FMT_FLAG_COMPRESSED, "MPEG");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_MPEG, 720, 480);
@@ -206,6 +207,7 @@ fake_v4l2_device_new_hm12 (const gchar * path)
     return NULL;
   fake_v4l2_device_set_card (dev, "Hauppauge HVR-1600");
   fake_v4l2_device_set_driver (dev, "cx18");
+  fake_v4l2_device_set_busy_rules (dev, FAKE_V4L2_BUSY_IVTV);
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_HM12, 0, "HM12 (YUV 4:2:0)");
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_HM12, 720, 480);
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_HM12, 720, 576);

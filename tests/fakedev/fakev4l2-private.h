@@ -198,6 +198,8 @@ struct _FakeV4l2Device
   FakeFd *usage_reader;
   gboolean format_exclusive;
   guint32 format_lock_ctrl;
+  /* what is refused while streaming (fake_v4l2_device_set_busy_rules) */
+  FakeV4l2BusyRules busy_rules;
 
   /* Until set_format() is called the current format follows the first
    * format added and its first size, so the order of the set-up calls does
@@ -313,6 +315,9 @@ struct _FakeV4l2Device
   gboolean no_events;
   /* vivid's signal mode controls drive the wire (fakev4l2-wire.c) */
   gboolean vivid_signal_ctrls;
+  /* with them, vivid's colorspace control, which S_INPUT sets to the new
+   * input's (a V4L2_COLORSPACE_*) */
+  guint vivid_colorspace;
 
   /* STREAM and ENCODER: where the first open starts reading */
   guint64 stream_start_offset;
@@ -423,6 +428,11 @@ G_GNUC_INTERNAL void fake_v4l2_controls_clear (FakeV4l2Device * dev);
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_ioctl (FakeV4l2Device * dev,
     guint32 request, void *arg, int *err);
 
+/* The driver sets control @id to @value (lock held), as v4l2_ctrl_s_ctrl:
+ * its subscribers hear of a change, and vivid's signal controls move the
+ * wire; an unknown control or a value it refuses is ignored. */
+G_GNUC_INTERNAL void fake_v4l2_controls_set_value (FakeV4l2Device * dev,
+    guint32 id, gint64 value);
 /* Current value of control @id (FALSE: none, or a string control). */
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_get_value (FakeV4l2Device * dev,
     guint32 id, gint64 * value);
@@ -484,6 +494,9 @@ G_GNUC_INTERNAL struct v4l2_fract fake_v4l2_dv_period (const struct
  * wire of the current input. */
 G_GNUC_INTERNAL void fake_v4l2_wire_ctrl_changed (FakeV4l2Device * dev,
     guint32 id, gint64 value);
+/* S_INPUT selected another input: vivid's signal controls take its
+ * modes (lock held). */
+G_GNUC_INTERNAL void fake_v4l2_wire_input_selected (FakeV4l2Device * dev);
 
 /* fakev4l2-routes.c (more) */
 /* Input @index, or NULL when it was not added (lock held). */

@@ -29,23 +29,79 @@
 
 #include "fakev4l2-private.h"
 
-/* What ENUMSTD lists, as far as an input's mask has it.  Written from the
- * uAPI's list of standards, independently of the plugin's table. */
+/* What ENUMSTD lists, in the order of v4l2-core/v4l2-ioctl.c's
+ * standards[]: each group (NTSC, PAL, SECAM) and then its members, and
+ * the named pairs (PAL-BG, PAL-DK, SECAM-DK) before the members they
+ * cover.  Written from the uAPI's list of standards, independently of the
+ * plugin's table. */
 static const struct
 {
   v4l2_std_id id;
   const gchar *name;
-  gboolean lines_525;
-} std_groups[] = {
-  {V4L2_STD_NTSC, "NTSC", TRUE},
-  {V4L2_STD_NTSC_443, "NTSC-443", TRUE},
-  {V4L2_STD_PAL, "PAL", FALSE},
-  {V4L2_STD_PAL_M, "PAL-M", TRUE},
-  {V4L2_STD_PAL_N, "PAL-N", FALSE},
-  {V4L2_STD_PAL_Nc, "PAL-Nc", FALSE},
-  {V4L2_STD_PAL_60, "PAL-60", TRUE},
-  {V4L2_STD_SECAM, "SECAM", FALSE},
+} std_names[] = {
+  {V4L2_STD_NTSC, "NTSC"},
+  {V4L2_STD_NTSC_M, "NTSC-M"},
+  {V4L2_STD_NTSC_M_JP, "NTSC-M-JP"},
+  {V4L2_STD_NTSC_M_KR, "NTSC-M-KR"},
+  {V4L2_STD_NTSC_443, "NTSC-443"},
+  {V4L2_STD_PAL, "PAL"},
+  {V4L2_STD_PAL_BG, "PAL-BG"},
+  {V4L2_STD_PAL_B, "PAL-B"},
+  {V4L2_STD_PAL_B1, "PAL-B1"},
+  {V4L2_STD_PAL_G, "PAL-G"},
+  {V4L2_STD_PAL_H, "PAL-H"},
+  {V4L2_STD_PAL_I, "PAL-I"},
+  {V4L2_STD_PAL_DK, "PAL-DK"},
+  {V4L2_STD_PAL_D, "PAL-D"},
+  {V4L2_STD_PAL_D1, "PAL-D1"},
+  {V4L2_STD_PAL_K, "PAL-K"},
+  {V4L2_STD_PAL_M, "PAL-M"},
+  {V4L2_STD_PAL_N, "PAL-N"},
+  {V4L2_STD_PAL_Nc, "PAL-Nc"},
+  {V4L2_STD_PAL_60, "PAL-60"},
+  {V4L2_STD_SECAM, "SECAM"},
+  {V4L2_STD_SECAM_B, "SECAM-B"},
+  {V4L2_STD_SECAM_G, "SECAM-G"},
+  {V4L2_STD_SECAM_H, "SECAM-H"},
+  {V4L2_STD_SECAM_DK, "SECAM-DK"},
+  {V4L2_STD_SECAM_D, "SECAM-D"},
+  {V4L2_STD_SECAM_K, "SECAM-K"},
+  {V4L2_STD_SECAM_K1, "SECAM-K1"},
+  {V4L2_STD_SECAM_L, "SECAM-L"},
+  {V4L2_STD_SECAM_LC, "SECAM-Lc"},
 };
+
+/* ENUMSTD entry @st->index of the standards in @mask, as
+ * v4l_video_std_enumstd builds it: an entry is listed when all its bits
+ * are left in the mask, and every listed entry but a group takes its
+ * bits out, so that PAL-BG hides PAL-B, PAL-B1 and PAL-G after it. */
+static int
+enum_std (v4l2_std_id mask, struct v4l2_standard *st)
+{
+  guint32 index = st->index, n = 0;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (std_names) && mask != 0; i++) {
+    v4l2_std_id id = std_names[i].id;
+
+    if ((mask & id) != id)
+      continue;
+    if (id != V4L2_STD_NTSC && id != V4L2_STD_PAL && id != V4L2_STD_SECAM)
+      mask &= ~id;
+    if (n++ < index)
+      continue;
+    memset (st, 0, sizeof (*st));
+    st->index = index;
+    st->id = id;
+    g_strlcpy ((gchar *) st->name, std_names[i].name, sizeof (st->name));
+    /* v4l2_video_std_construct, v4l2_video_std_frame_period */
+    st->frameperiod.numerator = (id & V4L2_STD_525_60) ? 1001 : 1;
+    st->frameperiod.denominator = (id & V4L2_STD_525_60) ? 30000 : 25;
+    st->framelines = (id & V4L2_STD_525_60) ? 525 : 625;
+    return 0;
+  }
+  return EINVAL;
+}
 
 void
 fake_v4l2_routes_init (FakeV4l2Device * dev)
@@ -188,7 +244,12 @@ enum_route (FakeV4l2Device * dev, void *arg)
     in->capabilities = r->std ? V4L2_IN_CAP_STD : 0;
     if (r->dv)
       in->capabilities = V4L2_IN_CAP_DV_TIMINGS;
-    in->status = r->status;
+    /* what the card sees of a signal is the current input's: other
+     * inputs say nothing (vivid's vidioc_enum_input reads its signal
+     * modes for dev->input only; saa7134_enum_input and bttv's
+     * bttv_enum_input read the decoder's status for the current input
+     * only) */
+    in->status = (guint) index == dev->cur_route ? r->status : 0;
   }
   return 0;
 }
@@ -218,8 +279,15 @@ s_route (FakeV4l2Device * dev, int index)
 
   if (index < 0 || (guint) index >= n)
     return EINVAL;
+  /* vivid's vidioc_s_input and ivtv_s_input: the input in force is no
+   * change; another waits until the capture stops */
+  if ((guint) index == dev->cur_route)
+    return 0;
+  if (dev->busy_rules != FAKE_V4L2_BUSY_NONE && dev->streaming)
+    return EBUSY;
   dev->cur_route = index;
   apply_standard (dev);
+  fake_v4l2_wire_input_selected (dev);
   return 0;
 }
 
@@ -248,33 +316,18 @@ std_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
 
       if (id == 0)
         return EINVAL;
+      /* vivid_vid_cap_s_std, ivtv_s_std_enc: the standard in force (as
+       * v4l_s_std masked it) is no change */
+      if (id == r->cur_std)
+        return 0;
+      if (dev->busy_rules != FAKE_V4L2_BUSY_NONE && dev->streaming)
+        return EBUSY;
       r->cur_std = id;
       apply_standard (dev);
       return 0;
     }
-    case (guint32) VIDIOC_ENUMSTD:{
-      struct v4l2_standard *st = arg;
-      guint32 index = st->index, n = 0;
-      guint i;
-
-      for (i = 0; i < G_N_ELEMENTS (std_groups); i++) {
-        v4l2_std_id id = std_groups[i].id & r->std;
-
-        if (id == 0)
-          continue;
-        if (n++ == index) {
-          memset (st, 0, sizeof (*st));
-          st->index = index;
-          st->id = id;
-          g_strlcpy ((gchar *) st->name, std_groups[i].name, sizeof (st->name));
-          st->frameperiod.numerator = std_groups[i].lines_525 ? 1001 : 1;
-          st->frameperiod.denominator = std_groups[i].lines_525 ? 30000 : 25;
-          st->framelines = std_groups[i].lines_525 ? 525 : 625;
-          return 0;
-        }
-      }
-      return EINVAL;
-    }
+    case (guint32) VIDIOC_ENUMSTD:
+      return enum_std (r->std, arg);
     default:
       return ENOTTY;
   }

@@ -204,6 +204,66 @@ fake_v4l2_wire_ctrl_changed (FakeV4l2Device * dev, guint32 id, gint64 value)
     vivid_dv_mode (dev);
 }
 
+/* The colorspace vivid's vidioc_s_input() gives input @r: sRGB on the
+ * webcam, SMPTE 170M on TV and S-Video, on HDMI by its timings (CE video:
+ * 170M at 720 wide and up to 576 lines, else Rec. 709; others sRGB). */
+static guint
+vivid_input_colorspace (const FakeRoute * r)
+{
+  const struct v4l2_bt_timings *bt = &r->dv_timings.bt;
+
+  if (r->std != 0)
+    return V4L2_COLORSPACE_SMPTE170M;
+  if (!r->dv || !(bt->flags & V4L2_DV_FL_IS_CE_VIDEO))
+    return V4L2_COLORSPACE_SRGB;
+  return bt->width == 720 && bt->height <= 576 ?
+      V4L2_COLORSPACE_SMPTE170M : V4L2_COLORSPACE_REC709;
+}
+
+/* vivid's vidioc_s_input() restores the new input's modes into its
+ * signal controls: an analog input's "Standard Signal Mode", and its
+ * "Standard" control set to that same mode's number (as vivid does); an
+ * HDMI input's "DV Timings Signal Mode".  A control whose value changes
+ * runs the handler above as vivid's cluster does: the wire moves and
+ * every analog input hears SOURCE_CHANGE.  Before them vivid sets its
+ * colorspace control to the input's, whose handler
+ * (vivid_vid_cap_s_ctrl, VIVID_CID_COLORSPACE) tells every input of a
+ * source change when it changes. */
+void
+fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
+{
+  FakeRoute *r = fake_v4l2_current_route (dev);
+  gint64 mode = MODE_CURRENT;
+  guint i, cs;
+
+  if (!dev->vivid_signal_ctrls || r == NULL)
+    return;
+  cs = vivid_input_colorspace (r);
+  if (cs != dev->vivid_colorspace) {
+    dev->vivid_colorspace = cs;
+    for (i = 0; i < dev->routes->len; i++)
+      fake_v4l2_events_source_change (dev, i);
+  }
+  if (r->std != 0) {
+    if (r->status & V4L2_IN_ST_NO_SIGNAL)
+      mode = MODE_NO_SIGNAL;
+    else if (r->status & V4L2_IN_ST_NO_H_LOCK)
+      mode = MODE_NO_LOCK;
+    else if (r->wire_std_set)
+      mode = MODE_SELECTED;
+    fake_v4l2_controls_set_value (dev, VIVID_CID_STD_SIGNAL_MODE, mode);
+    fake_v4l2_controls_set_value (dev, VIVID_CID_STANDARD, mode);
+  } else if (r->dv) {
+    if (r->wire_dv_err == ENOLINK)
+      mode = MODE_NO_SIGNAL;
+    else if (r->wire_dv_err == ENOLCK)
+      mode = MODE_NO_LOCK;
+    else if (r->wire_dv_err == ERANGE)
+      mode = MODE_OUT_OF_RANGE;
+    fake_v4l2_controls_set_value (dev, VIVID_CID_DV_TIMINGS_SIGNAL_MODE, mode);
+  }
+}
+
 void
 fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev)
 {
@@ -216,6 +276,9 @@ fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev)
       "DV Timings Signal Mode", vivid_dv_mode_names, MODE_CURRENT, 0);
   g_mutex_lock (&fake_v4l2_lock);
   dev->vivid_signal_ctrls = TRUE;
+  if (fake_v4l2_current_route (dev) != NULL)
+    dev->vivid_colorspace =
+        vivid_input_colorspace (fake_v4l2_current_route (dev));
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

@@ -688,6 +688,15 @@ fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev, gboolean exclusive)
 }
 
 void
+fake_v4l2_device_set_busy_rules (FakeV4l2Device * dev, FakeV4l2BusyRules rules)
+{
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->busy_rules = rules;
+  g_mutex_unlock (&fake_v4l2_lock);
+}
+
+void
 fake_v4l2_device_set_format_lock_control (FakeV4l2Device * dev, guint32 id)
 {
   g_return_if_fail (dev != NULL);

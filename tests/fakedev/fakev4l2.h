@@ -319,7 +319,9 @@ void fake_v4l2_device_add_standard_format (FakeV4l2Device * dev,
  * add_dv_input).
  *
  * ENUMINPUT's status of @input (V4L2_IN_ST_NO_POWER, NO_SIGNAL,
- * NO_COLOR, NO_H_LOCK, ...; default 0, a signal).  vivid reports
+ * NO_COLOR, NO_H_LOCK, ...; default 0, a signal), reported while @input
+ * is the current input (the others answer 0, as vivid's
+ * vidioc_enum_input and saa7134's and bttv's do).  vivid reports
  * NO_SIGNAL in "No Signal" mode and NO_H_LOCK in "No Lock" mode (and out
  * of range, for HDMI); while the status has NO_POWER, NO_SIGNAL or
  * NO_H_LOCK, QUERYSTD answers V4L2_STD_UNKNOWN (0), as vivid_querystd()
@@ -341,11 +343,11 @@ void fake_v4l2_device_set_wire_std (FakeV4l2Device * dev, guint input,
  * frame's size / 100 over the pixel clock / 100), as a standard does
  * (add_standard_format).  On it: VIDIOC_DV_TIMINGS_CAP answers vivid's
  * capabilities (16x16 to 4096x2160, 14-775 MHz, CEA-861, DMT, CVT, GTF,
- * progressive and interlaced); ENUM_DV_TIMINGS lists the fake's CEA-861
- * timings 640x480p59.94, 720x480p59.94, 720x576p50, 1280x720p50 and p60,
- * 1920x1080p25, p30, p50 and p60 (vivid lists the whole kernel table);
- * S_DV_TIMINGS takes one of them (EINVAL for others, and the full preset
- * written back), 0 for the timings in force, EBUSY while a reader streams
+ * progressive and interlaced); ENUM_DV_TIMINGS lists the kernel's preset
+ * table (v4l2_dv_timings_presets) as far as it fits those capabilities,
+ * as vivid does; S_DV_TIMINGS takes one of them (EINVAL for others, CVT
+ * and GTF timings too, which vivid takes; the full preset written
+ * back), 0 for the timings in force, EBUSY while a reader streams
  * (vb2_is_busy), and sets the format; G_DV_TIMINGS answers them.  The DV
  * ioctls answer ENODATA on an input without timings and ENOTTY on a
  * device without such an input.  Returns the input's index. */
@@ -666,6 +668,28 @@ guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
  * writer has the node open. */
 void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
     gboolean exclusive);
+
+/* What the driver refuses while its capture runs (from the first read()
+ * until the fd that made it closes; vb2_is_busy, ivtv's capturing):
+ * FAKE_V4L2_BUSY_NONE (the default, and v4l2loopback's: its vidioc_s_std
+ * takes any standard at any time, its one input is always selected, and
+ * its S_FMT follows set_format_exclusive above); FAKE_V4L2_BUSY_VIVID:
+ * S_STD and S_INPUT fail with EBUSY unless they change nothing, S_FMT
+ * with EBUSY whatever it asks (vivid-vid-cap.c vivid_vid_cap_s_std,
+ * vidioc_s_input, vivid_s_fmt_vid_cap); FAKE_V4L2_BUSY_IVTV: all three
+ * EBUSY unless they change nothing, S_FMT judged by the size alone
+ * (ivtv-ioctl.c ivtv_s_std_enc, ivtv_s_input, ivtv_s_fmt_vid_cap; cx18's
+ * cx18-ioctl.c alike).  S_DV_TIMINGS is EBUSY on every device (see
+ * add_dv_input). */
+typedef enum
+{
+  FAKE_V4L2_BUSY_NONE,
+  FAKE_V4L2_BUSY_VIVID,
+  FAKE_V4L2_BUSY_IVTV,
+} FakeV4l2BusyRules;
+
+void fake_v4l2_device_set_busy_rules (FakeV4l2Device * dev,
+    FakeV4l2BusyRules rules);
 
 /* Control @id (added with fake_v4l2_device_add_control) pins the format:
  * while it is non-zero TRY_FMT and S_FMT answer with the format in force,

@@ -477,11 +477,22 @@ test_dv_timings (void)
   g_assert_cmpint (ioctl (fd, VIDIOC_DV_TIMINGS_CAP, &cap), ==, 0);
   g_assert_cmpuint (cap.type, ==, V4L2_DV_BT_656_1120);
   g_assert_cmpuint (cap.bt.max_width, ==, 4096);
+  /* the kernel's table, in its order, but for 720x480i and 720x576i
+   * (13.5 MHz, below vivid's 14) */
   memset (&en, 0, sizeof (en));
-  en.index = 4;
+  en.index = 2;
   g_assert_cmpint (ioctl (fd, VIDIOC_ENUM_DV_TIMINGS, &en), ==, 0);
-  g_assert_cmpuint (en.timings.bt.width, ==, 1280);
-  en.index = 9;
+  g_assert_cmpuint (en.timings.bt.width, ==, 720);
+  g_assert_cmpuint (en.timings.bt.height, ==, 576);
+  en.index = 28;
+  g_assert_cmpint (ioctl (fd, VIDIOC_ENUM_DV_TIMINGS, &en), ==, 0);
+  g_assert_cmpuint (en.timings.bt.width, ==, 1024);
+  g_assert_true (en.timings.bt.interlaced);
+  en.index = 108;
+  g_assert_cmpint (ioctl (fd, VIDIOC_ENUM_DV_TIMINGS, &en), ==, 0);
+  g_assert_cmpuint (en.timings.bt.width, ==, 4096);
+  g_assert_cmpuint (en.timings.bt.pixelclock, ==, 594000000);
+  en.index = 109;
   g_assert_cmpint (ioctl (fd, VIDIOC_ENUM_DV_TIMINGS, &en), ==, -1);
   g_assert_cmpint (errno, ==, EINVAL);
 
@@ -593,157 +604,140 @@ test_vivid_signal_controls (void)
   close (fd);
 }
 
-/* ---- v4l2loopback's client-usage event ---- */
-
-#define LB_PATH "/nonexistent-fakev4l2/loopback0"
-/* v4l2loopback.c (0.13.0 on) */
-#define CLIENT_USAGE (V4L2_EVENT_PRIVATE_START + 0x08E00000 + 1)
-
-static FakeV4l2Device *
-new_loopback (void)
+static gint32
+get_ctrl (int fd, guint32 id)
 {
-  FakeV4l2Device *dev;
+  struct v4l2_control c = { id, 0 };
 
-  fake_v4l2_reset ();
-  dev = fake_v4l2_device_new_yuyv (LB_PATH, TRUE, 320, 240);
-  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
-  return dev;
+  g_assert_cmpint (ioctl (fd, VIDIOC_G_CTRL, &c), ==, 0);
+  return c.value;
 }
 
-static int
-stream (int fd, gboolean on)
+/* ENUMINPUT reports the status of the current input only, as vivid's
+ * vidioc_enum_input (and saa7134's, bttv's) do; vivid's S_INPUT restores
+ * the new input's signal mode into its controls and sets its "Standard"
+ * control to that mode's number, which tells the analog inputs of a
+ * source change. */
+static void
+test_status_of_the_current_input (void)
 {
-  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-
-  return ioctl (fd, on ? VIDIOC_STREAMON : VIDIOC_STREAMOFF, &type) == 0 ?
-      0 : errno;
-}
-
-/* The count of the one pending event, which must be a client-usage one;
- * -1 for none pending. */
-static gint
-take_usage (int fd)
-{
+  FakeV4l2Device *dev = new_card ();
+  int fd = open_card (TRUE), ctl = open_card (TRUE);
+  const guint32 std_mode = 0x00f0f000 + 60, standard = 0x00f0f000 + 61;
+  const guint32 dv_mode = 0x00f0f000 + 62;
   struct v4l2_event ev;
-  guint32 count;
 
-  if (ioctl (fd, VIDIOC_DQEVENT, &ev) < 0) {
-    g_assert_cmpint (errno, ==, ENOENT);
-    return -1;
+  fake_v4l2_device_add_vivid_signal_controls (dev);
+  g_assert_cmpint (set_ctrl (ctl, standard, 7), ==, 0);
+  g_assert_cmpint (set_ctrl (ctl, std_mode, 1), ==, 0);
+  g_assert_cmpuint (enum_status (fd, 0), ==, V4L2_IN_ST_NO_SIGNAL);
+
+  set_input (fd, 1);
+  g_assert_cmpuint (enum_status (fd, 0), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_input_status (dev, 0), ==,
+      V4L2_IN_ST_NO_SIGNAL);
+  g_assert_cmpint (set_ctrl (ctl, dv_mode, 1), ==, 0);
+  g_assert_cmpuint (enum_status (fd, 1), ==, V4L2_IN_ST_NO_SIGNAL);
+
+  g_assert_cmpint (subscribe (fd, V4L2_EVENT_SOURCE_CHANGE, 0, 0), ==, 0);
+  set_input (fd, 0);
+  g_assert_cmpint (get_ctrl (fd, std_mode), ==, 1);
+  g_assert_cmpint (get_ctrl (fd, standard), ==, 1);
+  g_assert_cmpint (dqevent (fd, &ev), ==, 0);
+  g_assert_cmpuint (ev.type, ==, V4L2_EVENT_SOURCE_CHANGE);
+  g_assert_cmpuint (ev.id, ==, 0);
+  g_assert_cmpuint (enum_status (fd, 0), ==, V4L2_IN_ST_NO_SIGNAL);
+  g_assert_cmpuint (enum_status (fd, 1), ==, 0);
+  /* the HDMI input's mode comes back with it */
+  set_input (fd, 1);
+  g_assert_cmpint (get_ctrl (fd, dv_mode), ==, 1);
+  close (ctl);
+  close (fd);
+}
+
+/* errno of S_STD @std, S_INPUT @input and S_FMT at @width x @height
+ * (YUYV), 0 for success, in @err[3]. */
+static void
+try_changes (int fd, v4l2_std_id std, int input, guint width, guint height,
+    int err[3])
+{
+  struct v4l2_format fmt;
+
+  err[0] = ioctl (fd, VIDIOC_S_STD, &std) == 0 ? 0 : errno;
+  err[1] = ioctl (fd, VIDIOC_S_INPUT, &input) == 0 ? 0 : errno;
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = width;
+  fmt.fmt.pix.height = height;
+  err[2] = ioctl (fd, VIDIOC_S_FMT, &fmt) == 0 ? 0 : errno;
+}
+
+/* What a card refuses from the first read() until its reader closes, by
+ * driver: vivid (vivid_vid_cap_s_std, vidioc_s_input: EBUSY unless
+ * nothing changes; vivid_s_fmt_vid_cap: EBUSY always), ivtv and cx18
+ * (S_FMT of the size in force is no change), v4l2loopback and the
+ * default (nothing).  The reader's close ends it. */
+static void
+test_busy_while_streaming (void)
+{
+  static const FakeV4l2BusyRules rules[] = { FAKE_V4L2_BUSY_VIVID,
+    FAKE_V4L2_BUSY_IVTV, FAKE_V4L2_BUSY_NONE
+  };
+  struct v4l2_format fmt;
+  guint8 buf[16];
+  int err[3], fd;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rules); i++) {
+    FakeV4l2Device *dev = new_card ();
+    gboolean busy = rules[i] != FAKE_V4L2_BUSY_NONE;
+    int other;
+
+    fake_v4l2_device_set_busy_rules (dev, rules[i]);
+    fd = open_card (FALSE);
+    other = open_card (FALSE);
+    g_assert_cmpint (read (fd, buf, sizeof (buf)), >, 0);
+
+    /* nothing changes: S_FMT is refused by vivid alone */
+    try_changes (other, V4L2_STD_PAL, 0, 720, 576, err);
+    g_assert_cmpint (err[0], ==, 0);
+    g_assert_cmpint (err[1], ==, 0);
+    g_assert_cmpint (err[2], ==, rules[i] == FAKE_V4L2_BUSY_VIVID ? EBUSY : 0);
+    /* changes, from any fd */
+    try_changes (other, V4L2_STD_NTSC_M, 1, 640, 480, err);
+    g_assert_cmpint (err[0], ==, busy ? EBUSY : 0);
+    g_assert_cmpint (err[1], ==, busy ? EBUSY : 0);
+    /* (the standard decides the size: vivid's S_FMT alone is refused) */
+    g_assert_cmpint (err[2], ==, rules[i] == FAKE_V4L2_BUSY_VIVID ? EBUSY : 0);
+    g_assert_cmpint (fake_v4l2_device_get_input (dev), ==, busy ? 0 : 1);
+
+    /* (without rules they were taken: S-Video is no longer selected) */
+    close (fd);
+    if (busy) {
+      try_changes (other, V4L2_STD_NTSC_M, 1, 640, 480, err);
+      g_assert_cmpint (err[0], ==, 0);
+      g_assert_cmpint (err[1], ==, 0);
+      g_assert_cmpint (err[2], ==, 0);
+    }
+    close (other);
   }
-  g_assert_cmpuint (ev.type, ==, CLIENT_USAGE);
-  g_assert_cmpuint (ev.pending, ==, 0);
-  memcpy (&count, ev.u.data, sizeof (count));
-  return count;
-}
 
-static gboolean
-polls_pri (int fd, int timeout_ms)
-{
-  struct pollfd pfd = { fd, POLLPRI, 0 };
-
-  return poll (&pfd, 1, timeout_ms) == 1 && (pfd.revents & POLLPRI);
-}
-
-static void
-test_client_usage_event (void)
-{
-  FakeV4l2Device *dev = new_loopback ();
-  int writer = open (LB_PATH, O_RDWR | O_NONBLOCK);
-  int reader = open (LB_PATH, O_RDWR | O_NONBLOCK);
-  int other = open (LB_PATH, O_RDWR | O_NONBLOCK);
-
-  g_assert_cmpint (writer, >=, 0);
-  /* without SEND_INITIAL nothing comes at once */
-  g_assert_cmpint (subscribe (writer, CLIENT_USAGE, 0, 0), ==, 0);
-  g_assert_cmpint (take_usage (writer), ==, -1);
-  g_assert_false (polls_pri (writer, 0));
-
-  /* STREAMON(CAPTURE): 1, with POLLPRI; a second reader is refused */
-  g_assert_cmpint (stream (reader, TRUE), ==, 0);
-  g_assert_true (polls_pri (writer, 1000));
-  g_assert_cmpint (take_usage (writer), ==, 1);
-  g_assert_false (polls_pri (writer, 0));
-  g_assert_cmpint (stream (other, TRUE), ==, EBUSY);
-  g_assert_cmpint (take_usage (writer), ==, -1);
-  /* a STREAMOFF of a handle that does not stream says nothing */
-  g_assert_cmpint (stream (other, FALSE), ==, 0);
-  g_assert_cmpint (take_usage (writer), ==, -1);
-
-  /* STREAMOFF: 0; then closing a streaming reader: 0 again */
-  g_assert_cmpint (stream (reader, FALSE), ==, 0);
-  g_assert_cmpint (take_usage (writer), ==, 0);
-  g_assert_cmpint (stream (other, TRUE), ==, 0);
-  g_assert_cmpint (take_usage (writer), ==, 1);
-  close (other);
-  g_assert_cmpint (take_usage (writer), ==, 0);
-
-  /* one slot, replaced: on, off, on leaves the last count alone */
-  g_assert_cmpint (stream (reader, TRUE), ==, 0);
-  g_assert_cmpint (stream (reader, FALSE), ==, 0);
-  g_assert_cmpint (stream (reader, TRUE), ==, 0);
-  g_assert_cmpint (take_usage (writer), ==, 1);
-  g_assert_cmpint (take_usage (writer), ==, -1);
-
-  close (reader);
-  close (writer);
-  fake_v4l2_device_free (dev);
-}
-
-static void
-test_client_usage_send_initial (void)
-{
-  FakeV4l2Device *dev = new_loopback ();
-  int writer = open (LB_PATH, O_RDWR | O_NONBLOCK);
-  int reader = open (LB_PATH, O_RDWR | O_NONBLOCK);
-  int late = open (LB_PATH, O_RDWR | O_NONBLOCK);
-
-  g_assert_cmpint (subscribe (writer, CLIENT_USAGE, 0,
-          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, 0);
-  g_assert_true (polls_pri (writer, 1000));
-  g_assert_cmpint (take_usage (writer), ==, 0);
-
-  /* the initial event goes to every subscriber of the device
-   * (client_usage_ops_add queues with v4l2_event_queue) */
-  g_assert_cmpint (stream (reader, TRUE), ==, 0);
-  g_assert_cmpint (take_usage (writer), ==, 1);
-  g_assert_cmpint (subscribe (late, CLIENT_USAGE, 0,
-          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, 0);
-  g_assert_cmpint (take_usage (late), ==, 1);
-  g_assert_cmpint (take_usage (writer), ==, 1);
-  /* subscribing again keeps the subscription and sends nothing */
-  g_assert_cmpint (subscribe (late, CLIENT_USAGE, 0,
-          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, 0);
-  g_assert_cmpint (take_usage (late), ==, -1);
-
-  close (late);
-  close (reader);
-  close (writer);
-  fake_v4l2_device_free (dev);
-}
-
-static void
-test_client_usage_absent (void)
-{
-  FakeV4l2Device *dev = new_loopback ();
-  int fd;
-
-  /* 0.12: vidioc_subscribe_event knows V4L2_EVENT_CTRL only */
-  fake_v4l2_device_set_loopback_012 (dev, TRUE);
-  fd = open (LB_PATH, O_RDWR | O_NONBLOCK);
-  g_assert_cmpint (subscribe (fd, CLIENT_USAGE, 0,
-          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, EINVAL);
-  close (fd);
-  fake_v4l2_device_free (dev);
-
-  /* another driver */
+  /* cx18's HM12 node: a new size is refused while capturing */
   fake_v4l2_reset ();
-  dev = fake_v4l2_device_new_yuyv (LB_PATH, TRUE, 320, 240);
-  fd = open (LB_PATH, O_RDWR | O_NONBLOCK);
-  g_assert_cmpint (subscribe (fd, CLIENT_USAGE, 0, 0), ==, EINVAL);
-  g_assert_cmpint (stream (fd, TRUE), ==, EINVAL);
+  g_assert_nonnull (fake_v4l2_device_new_hm12 (CAP_PATH));
+  fd = open_card (FALSE);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), >, 0);
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_HM12;
+  fmt.fmt.pix.width = 720;
+  fmt.fmt.pix.height = 576;
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_FMT, &fmt), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+  fmt.fmt.pix.height = 480;
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_FMT, &fmt), ==, 0);
   close (fd);
-  fake_v4l2_device_free (dev);
 }
 
 int
@@ -772,14 +766,12 @@ main (int argc, char **argv)
       test_status_and_querystd);
   g_test_add_func ("/fakev4l2-live/dv-timings", test_dv_timings);
   g_test_add_func ("/fakev4l2-live/query-dv-timings", test_query_dv_timings);
+  g_test_add_func ("/fakev4l2-live/busy-while-streaming",
+      test_busy_while_streaming);
   g_test_add_func ("/fakev4l2-live/vivid-signal-controls",
       test_vivid_signal_controls);
-  g_test_add_func ("/fakev4l2-live/loopback/client-usage",
-      test_client_usage_event);
-  g_test_add_func ("/fakev4l2-live/loopback/client-usage-send-initial",
-      test_client_usage_send_initial);
-  g_test_add_func ("/fakev4l2-live/loopback/client-usage-absent",
-      test_client_usage_absent);
+  g_test_add_func ("/fakev4l2-live/status-of-the-current-input",
+      test_status_of_the_current_input);
 
   return g_test_run ();
 }

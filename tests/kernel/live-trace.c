@@ -28,7 +28,8 @@
  * the first fd subscribes to SOURCE_CHANGE of its input and to a control's
  * events and prints every event it dequeues (type, id, changes, pending,
  * sequence, and a control's payload; not the timestamp), ENUMINPUT's
- * status, QUERYSTD and QUERY_DV_TIMINGS (results or errno names).  No GLib
+ * status, QUERYSTD and QUERY_DV_TIMINGS (results or errno names); then
+ * what is refused while a third fd reads.  No GLib
  * and nothing of the fake: the program must run the same on both. */
 
 #include <errno.h>
@@ -223,6 +224,27 @@ select_input (int input)
               VIDIOC_S_INPUT, &input)));
 }
 
+/* ENUMSTD of the current input, every entry, then the errno that ends
+ * the list. */
+static void
+print_standards (void)
+{
+  struct v4l2_standard st;
+  unsigned index = 0;
+  int err;
+
+  for (;;) {
+    memset (&st, 0, sizeof (st));
+    st.index = index++;
+    if ((err = xioctl (fd_app, VIDIOC_ENUMSTD, &st)) != 0)
+      break;
+    printf ("enumstd %u: %s 0x%llx lines %u period %u/%u\n", st.index,
+        (const char *) st.name, (unsigned long long) st.id, st.framelines,
+        st.frameperiod.numerator, st.frameperiod.denominator);
+  }
+  printf ("enumstd: %s\n", err_name (err));
+}
+
 /* The analog input: no signal, no lock, a selected standard, back. */
 static void
 trace_sdtv (int svid)
@@ -231,6 +253,7 @@ trace_sdtv (int svid)
   unsigned i;
 
   select_input (svid);
+  print_standards ();
   subscribe (V4L2_EVENT_SOURCE_CHANGE, svid, 0);
   set_ctrl (fd_ctl, "other", STANDARD, 7);
   drain_events ();
@@ -257,6 +280,29 @@ trace_ctrl (void)
   drain_events ();
 }
 
+/* ENUM_DV_TIMINGS of the current input: every entry, then the errno
+ * that ends the list. */
+static void
+print_dv_list (void)
+{
+  struct v4l2_enum_dv_timings e;
+  unsigned index = 0;
+  int err;
+
+  for (;;) {
+    memset (&e, 0, sizeof (e));
+    e.index = index++;
+    if ((err = xioctl (fd_app, VIDIOC_ENUM_DV_TIMINGS, &e)) != 0)
+      break;
+    printf ("enum_dv_timings %u: %ux%u%s pixelclock %llu standards 0x%x "
+        "flags 0x%x\n", e.index, e.timings.bt.width, e.timings.bt.height,
+        e.timings.bt.interlaced ? "i" : "p",
+        (unsigned long long) e.timings.bt.pixelclock,
+        e.timings.bt.standards, e.timings.bt.flags);
+  }
+  printf ("enum_dv_timings: %s\n", err_name (err));
+}
+
 /* The HDMI input: new timings, then no signal, no lock, out of range. */
 static void
 trace_hdmi (int svid, int hdmi)
@@ -266,13 +312,18 @@ trace_hdmi (int svid, int hdmi)
   struct v4l2_dv_timings t = t1080p30;
   unsigned i;
 
-  /* vivid's S_INPUT may raise SOURCE_CHANGE on the input left (it sets
-   * its "Standard" control to the new input's signal mode); the fake
-   * does not model that */
+  /* the S-Video input left without a signal: its status is no longer
+   * reported once another input is current */
+  set_ctrl (fd_ctl, "other", STD_SIGNAL_MODE, 1);
+  drain_events ();
+  print_status (svid);
   unsubscribe (V4L2_EVENT_SOURCE_CHANGE, svid);
   select_input (hdmi);
+  print_status (svid);
   subscribe (V4L2_EVENT_SOURCE_CHANGE, hdmi, 0);
   drain_events ();
+  print_standards ();
+  print_dv_list ();
   print_format ();
   print_timings ("s_dv_timings", xioctl (fd_app, VIDIOC_S_DV_TIMINGS, &t), &t);
   memset (&t, 0, sizeof (t));
@@ -286,6 +337,72 @@ trace_hdmi (int svid, int hdmi)
     print_query_dv ();
   }
   print_querystd ();
+  /* and the HDMI input is left without a signal */
+  set_ctrl (fd_ctl, "other", DV_SIGNAL_MODE, 1);
+  drain_events ();
+  print_status (hdmi);
+}
+
+static void
+set_std (v4l2_std_id std)
+{
+  printf ("s_std 0x%llx: %s\n", (unsigned long long) std,
+      err_name (xioctl (fd_app, VIDIOC_S_STD, &std)));
+}
+
+/* Changes while a reader streams (from its first read() until it
+ * closes): vivid refuses a new standard or input, and any S_FMT, with
+ * EBUSY; the ones that change nothing pass. */
+static void
+trace_busy (const char *path, int svid, int hdmi)
+{
+  char buf[4096];
+  struct v4l2_format f;
+  v4l2_std_id std = 0;
+  int reader;
+
+  struct v4l2_control c = { STANDARD, 0 };
+
+  /* back to S-Video: vivid restores its signal mode (no signal) and sets
+   * its "Standard" control to that mode's number, which tells the analog
+   * inputs of a source change; the HDMI input's status is no longer
+   * reported */
+  unsubscribe (V4L2_EVENT_SOURCE_CHANGE, hdmi);
+  subscribe (V4L2_EVENT_SOURCE_CHANGE, svid, 0);
+  select_input (svid);
+  drain_events ();
+  xioctl (fd_app, VIDIOC_G_CTRL, &c);
+  printf ("standard control: %d\n", c.value);
+  print_status (svid);
+  print_status (hdmi);
+  set_ctrl (fd_ctl, "other", STD_SIGNAL_MODE, 0);
+  drain_events ();
+  unsubscribe (V4L2_EVENT_SOURCE_CHANGE, svid);
+  printf ("g_std: %s\n", err_name (xioctl (fd_app, VIDIOC_G_STD, &std)));
+  reader = open (path, O_RDWR);
+  if (reader < 0) {
+    perror (path);
+    exit (2);
+  }
+  printf ("reader read: %s\n", read (reader, buf, sizeof (buf)) > 0 ? "ok" :
+      err_name (errno));
+  set_std (std);
+  set_std (V4L2_STD_NTSC_M);
+  select_input (svid);
+  select_input (hdmi);
+  memset (&f, 0, sizeof (f));
+  f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  xioctl (fd_app, VIDIOC_G_FMT, &f);
+  printf ("s_fmt (the format in force): %s\n", err_name (xioctl (fd_app,
+              VIDIOC_S_FMT, &f)));
+  print_format ();
+  close (reader);
+  printf ("reader closed\n");
+  set_std (V4L2_STD_NTSC_M);
+  print_format ();
+  set_std (std);
+  select_input (hdmi);
+  select_input (svid);
 }
 
 int
@@ -305,6 +422,7 @@ main (int argc, char **argv)
   trace_sdtv (find_input ("S-Video"));
   trace_ctrl ();
   trace_hdmi (find_input ("S-Video"), find_input ("HDMI"));
+  trace_busy (argv[1], find_input ("S-Video"), find_input ("HDMI"));
   subscribe (V4L2_EVENT_ALL, 0, 0);
   close (fd_ctl);
   close (fd_app);

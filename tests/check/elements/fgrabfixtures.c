@@ -61,6 +61,8 @@ fgrab_check_new_tv_card (const gchar * path)
   FakeV4l2Device *dev = fake_v4l2_device_new_yuyv (path, FALSE, 640, 360);
 
   fake_v4l2_device_set_card (dev, "Fake TV card");
+  /* its inputs and standards are vivid's, and so are its refusals */
+  fake_v4l2_device_set_busy_rules (dev, FAKE_V4L2_BUSY_VIVID);
   fake_v4l2_device_add_input (dev, "Webcam 0", V4L2_INPUT_TYPE_CAMERA, 0, 0);
   fake_v4l2_device_add_input (dev, "TV 1", V4L2_INPUT_TYPE_TUNER,
       V4L2_STD_ALL, V4L2_STD_PAL);

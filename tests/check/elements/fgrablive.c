@@ -28,7 +28,9 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/v4l2-dv-timings.h>
 #include <gst/check/gstcheck.h>
@@ -431,16 +433,39 @@ GST_START_TEST (test_norm_auto_detects_the_standard)
 
 GST_END_TEST;
 
+/* Takes frames until the caps on the harness's sink pad are @height
+ * lines high and a frame of @size bytes came (frames queued before the
+ * change may be of the old size); returns that frame. */
+static GstBuffer *
+pull_until_size (GstHarness * h, gint height, gsize size)
+{
+  GstBuffer *buf = NULL;
+  gint w = 0, ht = 0;
+  guint n;
+
+  for (n = 0; ht != height && n < MAX_FRAMES; n++) {
+    gst_clear_buffer (&buf);
+    buf = gst_harness_pull (h);
+    current_size (h, &w, &ht);
+  }
+  fail_unless_equals_int (ht, height);
+  while (gst_buffer_get_size (buf) != size && n++ < MAX_FRAMES) {
+    gst_buffer_unref (buf);
+    buf = gst_harness_pull (h);
+  }
+  fail_unless_equals_int (gst_buffer_get_size (buf), size);
+  return buf;
+}
+
 /* A new standard on the wire while playing (a camcorder from PAL to
  * NTSC) is negotiated again without a restart: new caps, the frames of
  * the new size, the first of them DISCONT. */
 GST_START_TEST (test_norm_auto_renegotiates_a_new_standard)
 {
   FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
-  GstBuffer *buf = NULL;
+  GstBuffer *buf;
   Watch w;
   gint width = 0, height = 0;
-  guint n;
 
   fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_PAL);
   watch_svideo (&w, "norm=auto");
@@ -449,18 +474,7 @@ GST_START_TEST (test_norm_auto_renegotiates_a_new_standard)
   fail_unless_equals_int (height, 576);
 
   fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
-  for (n = 0; height != 480 && n < MAX_FRAMES; n++) {
-    gst_clear_buffer (&buf);
-    buf = gst_harness_pull (w.h);
-    current_size (w.h, &width, &height);
-  }
-  fail_unless_equals_int (height, 480);
-  /* the frames still queued from before may be of the old size */
-  while (gst_buffer_get_size (buf) != 720 * 480 * 2 && n++ < MAX_FRAMES) {
-    gst_buffer_unref (buf);
-    buf = gst_harness_pull (w.h);
-  }
-  fail_unless_equals_int (gst_buffer_get_size (buf), 720 * 480 * 2);
+  buf = pull_until_size (w.h, 480, 720 * 480 * 2);
   fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
   gst_buffer_unref (buf);
   buf = gst_harness_pull (w.h);
@@ -469,6 +483,124 @@ GST_START_TEST (test_norm_auto_renegotiates_a_new_standard)
   fail_unless_equals_int (fake_v4l2_device_get_input (dev), SVIDEO);
 
   watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* Back to READY, where the test changes the signal before it plays
+ * again. */
+static void
+stop_to_ready (Watch * w)
+{
+  fail_unless_equals_int (gst_element_set_state (w->h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+}
+
+/* A restart from READY detects the standard again: PAL at the first
+ * start, NTSC on the wire while in READY (no event reaches a stopped
+ * element), and the caps of the second start are 720x480. */
+GST_START_TEST (test_norm_auto_detects_again_at_restart)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  Watch w;
+  gint width, height;
+  gchar *norm;
+
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_PAL);
+  watch_svideo (&w, "norm=auto");
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 576);
+
+  stop_to_ready (&w);
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
+  gst_harness_play (w.h);
+  gst_buffer_unref (pull_until_size (w.h, 480, 720 * 480 * 2));
+  norm = norm_nick (w.h);
+  fail_unless_equals_string (norm, "NTSC-M");
+  g_free (norm);
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* saa7134 and other drivers send no source change event: the status read
+ * about once a second finds the new standard as the event would, and the
+ * caps are negotiated again. */
+GST_START_TEST (test_norm_auto_new_standard_found_without_events)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  Watch w;
+  gint width, height;
+
+  fake_v4l2_device_set_events (dev, FALSE);
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_PAL);
+  watch_svideo (&w, "norm=auto");
+  gst_structure_free (pull_until_status (&w, TRUE));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 576);
+
+  fake_v4l2_device_set_wire_std (dev, SVIDEO, V4L2_STD_NTSC_M);
+  gst_buffer_unref (pull_until_size (w.h, 480, 720 * 480 * 2));
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* The input or the norm set while playing: vivid refuses S_INPUT and
+ * S_STD while its reader streams (EBUSY), so the element lets the queue
+ * go (reopens the node), sets them and negotiates again; the frames are
+ * the new input's or standard's and the properties read back the driver's
+ * new settings. */
+GST_START_TEST (test_input_and_norm_set_while_playing)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  GstElement *src;
+  Watch w;
+  gchar *norm;
+  gint input = -1;
+
+  watch_svideo (&w, "norm=PAL");
+  gst_buffer_unref (pull_until_size (w.h, 576, 720 * 576 * 2));
+  src = fgrab_check_harness_element (w.h, "fgrabsrc");
+
+  gst_util_set_object_arg (G_OBJECT (src), "norm", "NTSC-M");
+  gst_buffer_unref (pull_until_size (w.h, 480, 720 * 480 * 2));
+  norm = norm_nick (w.h);
+  fail_unless_equals_string (norm, "NTSC-M");
+  g_free (norm);
+
+  /* the webcam input: no standard, 640x360 */
+  g_object_set (src, "input", 0, "norm", 0, NULL);
+  gst_buffer_unref (pull_until_size (w.h, 360, 640 * 360 * 2));
+  fail_unless_equals_int (fake_v4l2_device_get_input (dev), 0);
+  g_object_get (src, "input", &input, NULL);
+  fail_unless_equals_int (input, 0);
+
+  gst_object_unref (src);
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* Another program reads the card: vivid refuses a new input while its
+ * queue is busy, and the error says so rather than capturing from the
+ * input the other program chose. */
+GST_START_TEST (test_input_refused_while_another_program_reads)
+{
+  guint8 buf[64];
+  int fd;
+
+  fgrab_check_new_tv_card (TV_PATH);
+  fd = open (TV_PATH, O_RDWR);
+  fail_unless (fd >= 0);
+  fail_unless (read (fd, buf, sizeof (buf)) > 0);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" TV_PATH
+      " input=2 ! fakesink", GST_STATE_PAUSED, "is busy: another "
+      "application is streaming, so its input cannot be changed");
+  close (fd);
 }
 
 GST_END_TEST;
@@ -560,7 +692,7 @@ GST_START_TEST (test_dv_timings_change_renegotiates)
 {
   Watch w;
   FakeV4l2Device *dev = watch_hdmi (&w, NULL);
-  GstBuffer *buf = NULL;
+  GstBuffer *buf;
   gint width = 0, height = 0;
   guint n;
 
@@ -569,17 +701,9 @@ GST_START_TEST (test_dv_timings_change_renegotiates)
   fail_unless_equals_int (height, 720);
 
   fake_v4l2_device_set_wire_dv_timings (dev, 5, &dv_1080p30);
-  for (n = 0; height != 1080 && n < MAX_FRAMES; n++) {
-    gst_clear_buffer (&buf);
-    buf = gst_harness_pull (w.h);
-    current_size (w.h, &width, &height);
-  }
+  buf = pull_until_size (w.h, 1080, 1920 * 1080 * 2);
+  current_size (w.h, &width, &height);
   fail_unless_equals_int (width, 1920);
-  fail_unless_equals_int (height, 1080);
-  while (gst_buffer_get_size (buf) != 1920 * 1080 * 2 && n++ < MAX_FRAMES) {
-    gst_buffer_unref (buf);
-    buf = gst_harness_pull (w.h);
-  }
   fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DISCONT));
   for (n = 0; n < 3; n++) {
     gst_buffer_unref (buf);
@@ -587,6 +711,55 @@ GST_START_TEST (test_dv_timings_change_renegotiates)
     fail_unless_equals_int (gst_buffer_get_size (buf), 1920 * 1080 * 2);
   }
   gst_buffer_unref (buf);
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* A restart from READY sets the timings of the signal again: 720p60 at
+ * the first start, 1080p30 on the wire while in READY, 1920x1080 caps
+ * and frames at the second. */
+GST_START_TEST (test_dv_timings_set_again_at_restart)
+{
+  Watch w;
+  FakeV4l2Device *dev = watch_hdmi (&w, NULL);
+  gint width, height;
+  gchar *timings;
+
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 720);
+
+  stop_to_ready (&w);
+  fake_v4l2_device_set_wire_dv_timings (dev, 5, &dv_1080p30);
+  gst_harness_play (w.h);
+  gst_buffer_unref (pull_until_size (w.h, 1080, 1920 * 1080 * 2));
+  timings = dv_timings_of (w.h);
+  fail_unless_equals_string (timings, "1920x1080p30.00");
+  g_free (timings);
+
+  watch_stop (&w);
+}
+
+GST_END_TEST;
+
+/* Without source change events the poll finds new timings as well. */
+GST_START_TEST (test_dv_timings_change_found_without_events)
+{
+  FakeV4l2Device *dev = fgrab_check_new_tv_card (TV_PATH);
+  guint hdmi = fake_v4l2_device_add_dv_input (dev, "HDMI 5", &dv_720p60);
+  Watch w;
+  gint width, height;
+
+  fake_v4l2_device_set_events (dev, FALSE);
+  watch_start (&w, "fgrabsrc device=" TV_PATH " input=5");
+  gst_buffer_unref (gst_harness_pull (w.h));
+  current_size (w.h, &width, &height);
+  fail_unless_equals_int (height, 720);
+
+  fake_v4l2_device_set_wire_dv_timings (dev, hdmi, &dv_1080p30);
+  gst_buffer_unref (pull_until_size (w.h, 1080, 1920 * 1080 * 2));
 
   watch_stop (&w);
 }
@@ -736,6 +909,12 @@ fgrablive_suite (void)
   tcase_add_test (tc, test_dv_timings_of_the_signal_are_set);
   tcase_add_test (tc, test_dv_timings_change_renegotiates);
   tcase_add_test (tc, test_dv_no_signal_warns_and_waits);
+  tcase_add_test (tc, test_norm_auto_detects_again_at_restart);
+  tcase_add_test (tc, test_norm_auto_new_standard_found_without_events);
+  tcase_add_test (tc, test_dv_timings_set_again_at_restart);
+  tcase_add_test (tc, test_dv_timings_change_found_without_events);
+  tcase_add_test (tc, test_input_and_norm_set_while_playing);
+  tcase_add_test (tc, test_input_refused_while_another_program_reads);
   return s;
 }
 

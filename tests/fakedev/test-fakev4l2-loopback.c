@@ -1,0 +1,208 @@
+/* fgrab
+ * Copyright (C) 2026 The fgrab authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * You should have received a copy of the GNU Library General Public
+ * License along with this library; if not, write to the
+ * Free Software Foundation, Inc., 51 Franklin St, Fifth Floor,
+ * Boston, MA 02110-1301, USA.
+ */
+
+/* The fake's model of v4l2loopback's client-usage event (fakev4l2-events.c):
+ * the fd that streams as the node's reader, its coming and going, and
+ * the event's absence on other drivers and on 0.12. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+
+#include "fakev4l2.h"
+
+static int
+subscribe (int fd, guint32 type, guint32 id, guint32 flags)
+{
+  struct v4l2_event_subscription sub;
+
+  memset (&sub, 0, sizeof (sub));
+  sub.type = type;
+  sub.id = id;
+  sub.flags = flags;
+  return ioctl (fd, VIDIOC_SUBSCRIBE_EVENT, &sub) == 0 ? 0 : errno;
+}
+
+#define LB_PATH "/nonexistent-fakev4l2/loopback0"
+/* v4l2loopback.c (0.13.0 on) */
+#define CLIENT_USAGE (V4L2_EVENT_PRIVATE_START + 0x08E00000 + 1)
+
+static FakeV4l2Device *
+new_loopback (void)
+{
+  FakeV4l2Device *dev;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new_yuyv (LB_PATH, TRUE, 320, 240);
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  return dev;
+}
+
+static int
+stream (int fd, gboolean on)
+{
+  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+  return ioctl (fd, on ? VIDIOC_STREAMON : VIDIOC_STREAMOFF, &type) == 0 ?
+      0 : errno;
+}
+
+/* The count of the one pending event, which must be a client-usage one;
+ * -1 for none pending. */
+static gint
+take_usage (int fd)
+{
+  struct v4l2_event ev;
+  guint32 count;
+
+  if (ioctl (fd, VIDIOC_DQEVENT, &ev) < 0) {
+    g_assert_cmpint (errno, ==, ENOENT);
+    return -1;
+  }
+  g_assert_cmpuint (ev.type, ==, CLIENT_USAGE);
+  g_assert_cmpuint (ev.pending, ==, 0);
+  memcpy (&count, ev.u.data, sizeof (count));
+  return count;
+}
+
+static gboolean
+polls_pri (int fd, int timeout_ms)
+{
+  struct pollfd pfd = { fd, POLLPRI, 0 };
+
+  return poll (&pfd, 1, timeout_ms) == 1 && (pfd.revents & POLLPRI);
+}
+
+static void
+test_client_usage_event (void)
+{
+  FakeV4l2Device *dev = new_loopback ();
+  int writer = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  int reader = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  int other = open (LB_PATH, O_RDWR | O_NONBLOCK);
+
+  g_assert_cmpint (writer, >=, 0);
+  /* without SEND_INITIAL nothing comes at once */
+  g_assert_cmpint (subscribe (writer, CLIENT_USAGE, 0, 0), ==, 0);
+  g_assert_cmpint (take_usage (writer), ==, -1);
+  g_assert_false (polls_pri (writer, 0));
+
+  /* STREAMON(CAPTURE): 1, with POLLPRI; a second reader is refused */
+  g_assert_cmpint (stream (reader, TRUE), ==, 0);
+  g_assert_true (polls_pri (writer, 1000));
+  g_assert_cmpint (take_usage (writer), ==, 1);
+  g_assert_false (polls_pri (writer, 0));
+  g_assert_cmpint (stream (other, TRUE), ==, EBUSY);
+  g_assert_cmpint (take_usage (writer), ==, -1);
+  /* a STREAMOFF of a handle that does not stream says nothing */
+  g_assert_cmpint (stream (other, FALSE), ==, 0);
+  g_assert_cmpint (take_usage (writer), ==, -1);
+
+  /* STREAMOFF: 0; then closing a streaming reader: 0 again */
+  g_assert_cmpint (stream (reader, FALSE), ==, 0);
+  g_assert_cmpint (take_usage (writer), ==, 0);
+  g_assert_cmpint (stream (other, TRUE), ==, 0);
+  g_assert_cmpint (take_usage (writer), ==, 1);
+  close (other);
+  g_assert_cmpint (take_usage (writer), ==, 0);
+
+  /* one slot, replaced: on, off, on leaves the last count alone */
+  g_assert_cmpint (stream (reader, TRUE), ==, 0);
+  g_assert_cmpint (stream (reader, FALSE), ==, 0);
+  g_assert_cmpint (stream (reader, TRUE), ==, 0);
+  g_assert_cmpint (take_usage (writer), ==, 1);
+  g_assert_cmpint (take_usage (writer), ==, -1);
+
+  close (reader);
+  close (writer);
+  fake_v4l2_device_free (dev);
+}
+
+static void
+test_client_usage_send_initial (void)
+{
+  FakeV4l2Device *dev = new_loopback ();
+  int writer = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  int reader = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  int late = open (LB_PATH, O_RDWR | O_NONBLOCK);
+
+  g_assert_cmpint (subscribe (writer, CLIENT_USAGE, 0,
+          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, 0);
+  g_assert_true (polls_pri (writer, 1000));
+  g_assert_cmpint (take_usage (writer), ==, 0);
+
+  /* the initial event goes to every subscriber of the device
+   * (client_usage_ops_add queues with v4l2_event_queue) */
+  g_assert_cmpint (stream (reader, TRUE), ==, 0);
+  g_assert_cmpint (take_usage (writer), ==, 1);
+  g_assert_cmpint (subscribe (late, CLIENT_USAGE, 0,
+          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, 0);
+  g_assert_cmpint (take_usage (late), ==, 1);
+  g_assert_cmpint (take_usage (writer), ==, 1);
+  /* subscribing again keeps the subscription and sends nothing */
+  g_assert_cmpint (subscribe (late, CLIENT_USAGE, 0,
+          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, 0);
+  g_assert_cmpint (take_usage (late), ==, -1);
+
+  close (late);
+  close (reader);
+  close (writer);
+  fake_v4l2_device_free (dev);
+}
+
+static void
+test_client_usage_absent (void)
+{
+  FakeV4l2Device *dev = new_loopback ();
+  int fd;
+
+  /* 0.12: vidioc_subscribe_event knows V4L2_EVENT_CTRL only */
+  fake_v4l2_device_set_loopback_012 (dev, TRUE);
+  fd = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (subscribe (fd, CLIENT_USAGE, 0,
+          V4L2_EVENT_SUB_FL_SEND_INITIAL), ==, EINVAL);
+  close (fd);
+  fake_v4l2_device_free (dev);
+
+  /* another driver */
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new_yuyv (LB_PATH, TRUE, 320, 240);
+  fd = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (subscribe (fd, CLIENT_USAGE, 0, 0), ==, EINVAL);
+  g_assert_cmpint (stream (fd, TRUE), ==, EINVAL);
+  close (fd);
+  fake_v4l2_device_free (dev);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/fakev4l2-loopback/client-usage", test_client_usage_event);
+  g_test_add_func ("/fakev4l2-loopback/client-usage-send-initial",
+      test_client_usage_send_initial);
+  g_test_add_func ("/fakev4l2-loopback/client-usage-absent",
+      test_client_usage_absent);
+
+  return g_test_run ();
+}
