@@ -1,7 +1,8 @@
 #!/bin/bash
 # The fake's model of a live input checked against vivid: live-trace (the
 # same steps on any node: SOURCE_CHANGE and control events with their
-# sequence, pending and payload, POLLPRI, ENUMINPUT's status, QUERYSTD,
+# sequence, pending and payload, vivid's autogain cluster (its flags, the
+# events of switching it), POLLPRI, ENUMINPUT's status, QUERYSTD,
 # S/G/QUERY_DV_TIMINGS and their errnos, the wire moved by vivid's own
 # signal mode controls set on a second fd) runs on vivid's capture node and
 # on the fake's vivid-live device (LD_PRELOAD), and the two transcripts
