@@ -85,7 +85,13 @@ typedef struct
   gboolean loopback_reader;
   /* subscriptions and pending events, NULL until the first event ioctl */
   FakeEvents *events;
+  /* v4l2loopback 0.14 on (set_format_exclusive): the format token this
+   * fd's S_FMT took, FAKE_FORMAT_TOKEN_*; given back at its close */
+  guint format_token;
 } FakeFd;
+
+#define FAKE_FORMAT_TOKEN_CAPTURE 0x01
+#define FAKE_FORMAT_TOKEN_OUTPUT 0x02
 
 typedef struct
 {
@@ -218,6 +224,7 @@ struct _FakeV4l2Device
    * fd that streams as the node's reader (STREAMON(CAPTURE)), whose
    * coming and going is the client-usage event (fakev4l2-events.c) */
   FakeFd *usage_reader;
+  /* v4l2loopback's format tokens (fakev4l2-ioctl.c s_fmt) */
   gboolean format_exclusive;
   guint32 format_lock_ctrl;
 

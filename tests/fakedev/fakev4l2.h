@@ -634,9 +634,19 @@ void fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer);
 /* The fds that became v4l2loopback 0.12 READERs (poll wakes them). */
 guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
 
-/* TRUE: S_FMT fails with EBUSY while the node has another opener, even for
- * the format in force, as v4l2loopback 0.15 answers a reader while a
- * writer has the node open. */
+/* TRUE: v4l2loopback's format tokens, from 0.14 on (0.15.0's
+ * vidioc_s_fmt_vid): one for each direction, taken by an fd's S_FMT of
+ * that direction and given back by its next S_FMT or its close.  S_FMT
+ * fails with EBUSY while another fd holds the token of its direction (a
+ * second reader beside the one that set the capture format); TRY_FMT and
+ * S_FMT answer the format in force while another fd holds any token (a
+ * reader beside the writer that set it).  The node takes S_FMT and TRY_FMT
+ * of the other direction too, as v4l2loopback's node does: a writer's
+ * S_FMT(OUTPUT) on a capture device.  A device whose driver is "v4l2
+ * loopback" (fake_v4l2_device_set_driver) has the tokens without this
+ * call, unless set_loopback_012 made it a 0.12.  (v4l2loopback 0.12.7's
+ * rules are not modelled: its S_FMT(CAPTURE) is EBUSY until a writer
+ * came.) */
 void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
     gboolean exclusive);
 
