@@ -91,11 +91,20 @@ static const GList *
 fgrab_color_balance_list_channels (GstColorBalance * balance)
 {
   FgrabObject *obj = fgrab_object_get (GST_ELEMENT (balance));
-  FgrabNode *node = fgrab_object_ref_node (obj);
-  GPtrArray *controls = node ? fgrab_node_list_controls (node) : NULL;
-  GList *channels = controls ? channels_of (controls) : NULL;
+  FgrabNode *node;
+  GPtrArray *controls;
+  GList *channels;
   const GList *result;
 
+  GST_OBJECT_LOCK (obj->element);
+  result = obj->balance->channels;
+  GST_OBJECT_UNLOCK (obj->element);
+  if (result)
+    return result;
+
+  node = fgrab_object_ref_node (obj);
+  controls = node ? fgrab_node_list_controls (node) : NULL;
+  channels = controls ? channels_of (controls) : NULL;
   GST_OBJECT_LOCK (obj->element);
   /* the first list built while open stays until the node closes: the
    * caller does not own it */
@@ -192,6 +201,9 @@ fgrab_color_balance_changed (FgrabObject * obj, guint32 id, gint value)
   GstColorBalanceChannel *channel = NULL;
   GList *l;
 
+  /* the channels are the node's whether or not the application has
+   * listed them: a handler of value-changed need not list them first */
+  fgrab_color_balance_list_channels (GST_COLOR_BALANCE (obj->element));
   GST_OBJECT_LOCK (obj->element);
   for (l = obj->balance->channels; l && channel == NULL; l = l->next)
     if (GPOINTER_TO_UINT (g_object_get_qdata (l->data, control_quark ())) == id)

@@ -54,6 +54,12 @@ struct _FgrabSinkReaders
   FgrabObject *obj;
   GstElement *element;
 
+  /* Held across a notify and the message that follow a change, and
+   * nothing else: they go out one at a time, each with the count in
+   * force when it goes, so that the last message says the current
+   * count whichever of the thread and a start came last. */
+  GMutex announce_lock;
+
   /* Everything below is under @lock, which no thread holds across a
    * wait, an ioctl, a notify or a bus post; @cond wakes the thread
    * (resume, stop) and a pause waiting for the thread's wait to end. */
@@ -93,7 +99,8 @@ fgrab_sink_readers_install (GObjectClass * gobject_class, guint prop_id)
    * v4l2loopback 0.12 has no such event, other drivers neither, and in
    * NULL.  The element notifies a change and posts an element message
    * "fgrab-readers" with the int "readers" for it, and once at
-   * READY->PAUSED; the events are taken from a thread of the element's
+   * READY->PAUSED, one at a time, so that the last one gives the current
+   * count; the events are taken from a thread of the element's
    * own, also while the pipeline is paused or upstream stalls, so an
    * application can start an expensive source only while someone
    * watches.
@@ -121,6 +128,7 @@ fgrab_sink_readers_new (FgrabObject * obj)
 
   readers->obj = obj;
   readers->element = obj->element;
+  g_mutex_init (&readers->announce_lock);
   g_mutex_init (&readers->lock);
   g_cond_init (&readers->cond);
   readers->readers = DEFAULT_READERS;
@@ -132,23 +140,34 @@ fgrab_sink_readers_free (FgrabSinkReaders * readers)
 {
   fgrab_sink_readers_close (readers);
   g_clear_pointer (&readers->poll, gst_poll_free);
+  g_mutex_clear (&readers->announce_lock);
   g_mutex_clear (&readers->lock);
   g_cond_clear (&readers->cond);
   g_free (readers);
 }
 
-/* With no lock held: the notify, then the message. */
+/* With no lock held: the notify when the count changed, and the message
+ * with @post, both with the count in force when they go (a change made
+ * meanwhile is announced after them by whoever made it). */
 static void
-announce (FgrabSinkReaders * readers, gint count, gboolean changed)
+announce (FgrabSinkReaders * readers, gboolean changed, gboolean post)
 {
   GstStructure *s;
+  gint count;
 
-  GST_INFO_OBJECT (readers->element, "readers: %d", count);
+  g_mutex_lock (&readers->announce_lock);
   if (changed)
     g_object_notify_by_pspec (G_OBJECT (readers->element), readers_pspec);
-  s = gst_structure_new ("fgrab-readers", "readers", G_TYPE_INT, count, NULL);
-  gst_element_post_message (readers->element,
-      gst_message_new_element (GST_OBJECT (readers->element), s));
+  if (post) {
+    g_mutex_lock (&readers->lock);
+    count = readers->readers;
+    g_mutex_unlock (&readers->lock);
+    GST_INFO_OBJECT (readers->element, "readers: %d", count);
+    s = gst_structure_new ("fgrab-readers", "readers", G_TYPE_INT, count, NULL);
+    gst_element_post_message (readers->element,
+        gst_message_new_element (GST_OBJECT (readers->element), s));
+  }
+  g_mutex_unlock (&readers->announce_lock);
 }
 
 /* Under the lock, which it drops to announce a change. */
@@ -161,10 +180,7 @@ set_readers (FgrabSinkReaders * readers, gint count, gboolean post)
   if (!changed && !post)
     return;
   g_mutex_unlock (&readers->lock);
-  if (post)
-    announce (readers, count, changed);
-  else
-    g_object_notify_by_pspec (G_OBJECT (readers->element), readers_pspec);
+  announce (readers, changed, post);
   g_mutex_lock (&readers->lock);
 }
 
@@ -282,7 +298,6 @@ fgrab_sink_readers_start (FgrabSinkReaders * readers)
   g_mutex_lock (&readers->lock);
   if (count >= 0)
     set_readers (readers, count, FALSE);
-  count = readers->readers;
   if (readers->node && readers->thread == NULL) {
     if (readers->poll == NULL)
       readers->poll = gst_poll_new (TRUE);
@@ -296,7 +311,7 @@ fgrab_sink_readers_start (FgrabSinkReaders * readers)
     }
   }
   g_mutex_unlock (&readers->lock);
-  announce (readers, count, FALSE);
+  announce (readers, FALSE, TRUE);
 }
 
 void

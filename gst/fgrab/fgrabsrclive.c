@@ -28,6 +28,7 @@
 
 #include "fgrabsrclive.h"
 #include "fgrabcolorbalance.h"
+#include "fgrabtuning.h"
 #include "v4l2/fgrabnodedvtimings.h"
 #include "v4l2/fgrabnodeevents.h"
 #include "v4l2/fgrabnodetuner.h"
@@ -222,7 +223,7 @@ fgrab_src_live_start (FgrabSrcLive * live, GstClockTime period)
       live->input.index, live->input.name, live->events ?
       "on source change events" : "once a second (no events)");
   live->frames_to_poll = live->frames_per_poll;
-  live->tuner = fgrab_node_get_frequency (node, &live->frequency);
+  live->tuner = fgrab_tuning_watch (live->obj, node);
   live->frames_to_tune = live->frames_per_poll;
   report (live, &live->input, TRUE);
 }
@@ -313,11 +314,11 @@ check_frequency (FgrabSrcLive * live)
   guint64 hz;
 
   live->frames_to_tune = live->frames_per_poll;
-  if (!fgrab_node_get_frequency (live->obj->node, &hz) || hz == live->frequency)
+  /* the element's own retune was notified by its property */
+  if (!fgrab_tuning_retuned_elsewhere (live->obj, live->obj->node, &hz))
     return;
   GST_INFO_OBJECT (live->element, "tuned to %" G_GUINT64_FORMAT " Hz from "
       "outside", hz);
-  live->frequency = hz;
   g_object_notify (G_OBJECT (live->element), "frequency");
 }
 

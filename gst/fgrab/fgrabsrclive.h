@@ -63,9 +63,9 @@ typedef struct
   guint frames_per_poll;
   guint frames_to_poll;
   /* an input with a tuner: its frequency is read every frames_per_poll
-   * frames too (no driver sends an event for it), the last one read */
+   * frames too (no driver sends an event for it; fgrabtuning.c keeps the
+   * one last known) */
   gboolean tuner;
-  guint64 frequency;
   guint frames_to_tune;
   /* the frame fgrab_src_live_frame kept is to be pushed black */
   gboolean blacken;

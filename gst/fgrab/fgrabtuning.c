@@ -37,6 +37,14 @@ struct _FgrabTuningSettings
    * GstFgrabAudioMode, GST_FGRAB_AUDIO_MODE_KEEP: keep) */
   guint64 frequency;
   gint audio_mode;
+
+  /* fgrabsrc's look for a retuning from outside: the driver's frequency
+   * as last known (read by the look, or left by the element's own
+   * retune), and the element's own retunes, counted when begun and while
+   * under way, so that the look does not take one for news */
+  guint64 known;
+  guint retunes;
+  guint retuning;
 };
 
 /**
@@ -111,15 +119,27 @@ fgrab_tuning_owns (guint prop_id)
 }
 
 /* Sets the frequency and audio mode that are not to be kept; what failed
- * in each GError. */
+ * in each GError.  The frequency the driver took is the known one. */
 static void
-tune (FgrabNode * node, guint64 frequency, gint audio_mode,
-    GError ** frequency_error, GError ** audio_mode_error)
+tune (FgrabObject * obj, FgrabNode * node, guint64 frequency,
+    gint audio_mode, GError ** frequency_error, GError ** audio_mode_error)
 {
   guint64 actual;
+  gboolean tuned;
 
-  if (frequency != 0)
-    fgrab_node_set_frequency (node, frequency, &actual, frequency_error);
+  if (frequency != 0) {
+    GST_OBJECT_LOCK (obj->element);
+    obj->tuning->retunes++;
+    obj->tuning->retuning++;
+    GST_OBJECT_UNLOCK (obj->element);
+    tuned = fgrab_node_set_frequency (node, frequency, &actual,
+        frequency_error);
+    GST_OBJECT_LOCK (obj->element);
+    obj->tuning->retuning--;
+    if (tuned)
+      obj->tuning->known = actual;
+    GST_OBJECT_UNLOCK (obj->element);
+  }
   if (audio_mode != GST_FGRAB_AUDIO_MODE_KEEP)
     fgrab_node_set_audio_mode (node, audio_mode, audio_mode_error);
 }
@@ -145,7 +165,7 @@ fgrab_tuning_apply (FgrabObject * obj, FgrabNode * node)
   audio_mode = obj->tuning->audio_mode;
   GST_OBJECT_UNLOCK (obj->element);
 
-  tune (node, frequency, audio_mode, &frequency_error, &audio_mode_error);
+  tune (obj, node, frequency, audio_mode, &frequency_error, &audio_mode_error);
   post_warning (obj, audio_mode_error);
   if (frequency_error == NULL)
     return TRUE;
@@ -176,10 +196,47 @@ fgrab_tuning_set (FgrabObject * obj, guint prop_id, const GValue * value)
   node = pending ? NULL : fgrab_object_ref_node (obj);
   if (node == NULL)
     return;
-  tune (node, frequency, audio_mode, &frequency_error, &audio_mode_error);
+  tune (obj, node, frequency, audio_mode, &frequency_error, &audio_mode_error);
   fgrab_node_unref (node);
   post_warning (obj, frequency_error);
   post_warning (obj, audio_mode_error);
+}
+
+gboolean
+fgrab_tuning_watch (FgrabObject * obj, FgrabNode * node)
+{
+  guint64 hz;
+
+  if (!fgrab_node_get_frequency (node, &hz))
+    return FALSE;
+  GST_OBJECT_LOCK (obj->element);
+  obj->tuning->known = hz;
+  GST_OBJECT_UNLOCK (obj->element);
+  return TRUE;
+}
+
+gboolean
+fgrab_tuning_retuned_elsewhere (FgrabObject * obj, FgrabNode * node,
+    guint64 * hz)
+{
+  gboolean news;
+  guint retunes;
+
+  GST_OBJECT_LOCK (obj->element);
+  retunes = obj->tuning->retunes;
+  news = obj->tuning->retuning == 0;
+  GST_OBJECT_UNLOCK (obj->element);
+  /* a retune of the element's own under way: the next look */
+  if (!news || !fgrab_node_get_frequency (node, hz))
+    return FALSE;
+
+  GST_OBJECT_LOCK (obj->element);
+  /* one that began since may have been what was read */
+  news = obj->tuning->retunes == retunes && obj->tuning->known != *hz;
+  if (news)
+    obj->tuning->known = *hz;
+  GST_OBJECT_UNLOCK (obj->element);
+  return news;
 }
 
 void

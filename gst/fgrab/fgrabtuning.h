@@ -44,6 +44,13 @@ void fgrab_tuning_get (FgrabObject * obj, guint prop_id, GValue * value);
  * A frequency that cannot be set is an error (FALSE, posted), an audio
  * mode that cannot be a warning. */
 gboolean fgrab_tuning_apply (FgrabObject * obj, FgrabNode * node);
+/* fgrabsrc's look for another program's retuning (no driver sends an
+ * event for it): _watch takes the driver's frequency as known, FALSE
+ * without a tuner; _retuned_elsewhere reads it again, TRUE with it in
+ * @hz when it changed other than by the element's own retune. */
+gboolean fgrab_tuning_watch (FgrabObject * obj, FgrabNode * node);
+gboolean fgrab_tuning_retuned_elsewhere (FgrabObject * obj, FgrabNode * node,
+    guint64 * hz);
 /* The element's init and finalize: obj->tuning. */
 void fgrab_tuning_init (FgrabObject * obj);
 void fgrab_tuning_finalize (FgrabObject * obj);

@@ -24,8 +24,9 @@
  * QUERYMENU, G/S_CTRL and G/S/TRY_EXT_CTRLS; v4l2-ctrls-core.c for how a
  * control is made and how a new value is validated; v4l2-ioctl.c for what
  * the ioctl layer adds).  Each rule mirrored is named where it is
- * applied.  Every control is a cluster of its own (no auto clusters) and
- * there are no compound or array controls.
+ * applied.  A control is a cluster of its own or a member of an auto
+ * cluster (fakev4l2-ctrlclusters.c); there are no compound or array
+ * controls.
  *
  * The tuner ioctls follow vivid (vivid-vid-common.c / vivid-vid-cap.c:
  * G/S_TUNER, G/S_FREQUENCY, vivid_update_quality()) and what v4l2-ioctl.c
@@ -39,27 +40,6 @@
 /* ---------------------------------------------------------------------- */
 /* Controls: the model */
 
-struct _FakeCtrl
-{
-  guint32 id;
-  guint32 type;
-  gchar name[32];
-  gint64 min, max, def;
-  guint64 step;
-  /* flags as given and as the kernel adds them when the control is made;
-   * GRABBED while streaming comes from busy_while_streaming */
-  guint32 flags;
-  gboolean busy_while_streaming;
-
-  gint64 value;
-  gchar *string;                /* STRING: the current value */
-  gchar **menu;                 /* MENU: the item names */
-  gint64 *int_menu;             /* INTEGER_MENU: the item values */
-  guint n_items;
-  guint64 skip_mask;
-
-  guint set_count;
-};
 
 static void
 ctrl_free (gpointer data)
@@ -99,6 +79,12 @@ find_ctrl (FakeV4l2Device * dev, guint32 id)
       return c;
   }
   return NULL;
+}
+
+FakeCtrl *
+fake_v4l2_controls_find (FakeV4l2Device * dev, guint32 id)
+{
+  return find_ctrl (dev, id);
 }
 
 /* Whether the device's format lock control is set (lock held). */
@@ -240,6 +226,7 @@ static void
 ctrl_store (FakeV4l2Device * dev, FakeCtrl * c, gint64 val, const gchar * str)
 {
   gboolean changed = ctrl_changes (c, val, str);
+  gint64 old = c->value;
 
   if (c->type == V4L2_CTRL_TYPE_STRING) {
     g_free (c->string);
@@ -251,6 +238,25 @@ ctrl_store (FakeV4l2Device * dev, FakeCtrl * c, gint64 val, const gchar * str)
     return;
   fake_v4l2_wire_ctrl_changed (dev, c->id, c->value);
   fake_v4l2_events_ctrl_changed (dev, c->id, V4L2_EVENT_CTRL_CH_VALUE);
+  /* try_or_set_cluster(): the master's event, then its members' */
+  if (c->is_auto)
+    fake_v4l2_clusters_master_changed (dev, c, old);
+}
+
+/* __v4l2_ctrl_grab() as cx2341x_handler_set_busy() calls it at the start
+ * and end of a capture: CH_FLAGS to every subscriber (fh NULL) of each
+ * control whose GRABBED flag the streaming state turns on or off. */
+void
+fake_v4l2_controls_streaming_changed (FakeV4l2Device * dev)
+{
+  guint i;
+
+  for (i = 0; i < dev->ctrls->len; i++) {
+    FakeCtrl *c = g_ptr_array_index (dev->ctrls, i);
+
+    if (c->busy_while_streaming)
+      fake_v4l2_events_ctrl_changed_all (dev, c->id, V4L2_EVENT_CTRL_CH_FLAGS);
+  }
 }
 
 /* fill_event(): pointer (string) controls carry no value; a 32-bit

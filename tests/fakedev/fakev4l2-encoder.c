@@ -64,8 +64,10 @@ fake_v4l2_encoder_start (FakeV4l2Device * dev, FakeFd * ffd)
     dev->enc_state = FAKE_ENC_STOPPING;
     dev->enc_eos_at = g_bytes_get_size (dev->enc_recording);
   }
-  if (!dev->streaming && ffd != NULL)
+  if (!dev->streaming && ffd != NULL) {
     dev->streaming = ffd->streaming = TRUE;
+    fake_v4l2_controls_streaming_changed (dev);
+  }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -96,6 +98,7 @@ release_stream (FakeV4l2Device * dev)
   dev->streaming = FALSE;
   for (l = dev->fds; l; l = l->next)
     ((FakeFd *) l->data)->streaming = FALSE;
+  fake_v4l2_controls_streaming_changed (dev);
 }
 
 /* ivtv_v4l2_enc_poll(): the stream ended (IVTV_F_S_STREAMOFF) and

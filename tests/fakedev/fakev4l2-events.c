@@ -253,6 +253,16 @@ fake_v4l2_events_ctrl_changed (FakeV4l2Device * dev, guint32 id,
 }
 
 void
+fake_v4l2_events_ctrl_changed_all (FakeV4l2Device * dev, guint32 id,
+    guint32 changes)
+{
+  struct v4l2_event ev;
+
+  if (fake_v4l2_controls_fill_event (dev, id, changes, &ev))
+    queue_dev (dev, &ev, NULL);
+}
+
+void
 fake_v4l2_events_source_change (FakeV4l2Device * dev, guint input)
 {
   struct v4l2_event ev;

@@ -408,6 +408,7 @@ fake_v4l2_close (int fd, gboolean * handled)
      * cx18 stop the capture) */
     if (ffd->streaming) {
       dev->streaming = FALSE;
+      fake_v4l2_controls_streaming_changed (dev);
       /* a new capture is a new stream, from its first pack */
       if (dev->content == FAKE_V4L2_CONTENT_ENCODER &&
           dev->enc_state != FAKE_ENC_IDLE) {
@@ -528,8 +529,10 @@ again:
     goto fail;
   }
   /* the first read() starts streaming (vb2's fileio, a cx18 capture) */
-  if (!dev->streaming)
+  if (!dev->streaming) {
     dev->streaming = ffd->streaming = TRUE;
+    fake_v4l2_controls_streaming_changed (dev);
+  }
 
   if (dev->frame_mode == FAKE_V4L2_FRAMES_TIMED) {
     gint64 now = g_get_monotonic_time ();
@@ -699,8 +702,10 @@ again:
     err = EBADF;
     goto fail;
   }
-  if (!dev->streaming)
+  if (!dev->streaming) {
     dev->streaming = ffd->streaming = TRUE;
+    fake_v4l2_controls_streaming_changed (dev);
+  }
   if ((err = take_io_error (dev)) != 0) {
     if (err == EIO)
       g_byte_array_set_size (dev->accum, 0);

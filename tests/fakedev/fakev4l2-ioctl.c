@@ -277,17 +277,61 @@ enum_frameintervals (FakeV4l2Device * dev, struct v4l2_frmivalenum *fi)
   return 0;
 }
 
+/* v4l2loopback's format tokens, from 0.14 on (checked against 0.15.0's
+ * v4l2loopback.c: vidioc_try_fmt_vid, vidioc_s_fmt_vid, has_other_owners,
+ * v4l2_loopback_close): one a direction; an opener's S_FMT gives back the
+ * token it holds and takes that of its direction, EBUSY while another
+ * opener holds it; TRY_FMT (and so S_FMT) answers the format in force while
+ * another opener holds any token.  The node takes both directions' S_FMT
+ * (vidioc_s_fmt_cap, vidioc_s_fmt_out): a writer's S_FMT(OUTPUT) on a
+ * capture node.  A device named "v4l2 loopback" has them but on the 0.12
+ * model (set_loopback_012); set_format_exclusive gives them to another. */
+static gboolean
+has_format_tokens (FakeV4l2Device * dev)
+{
+  return dev->format_exclusive || (!dev->loopback_012 &&
+      g_strcmp0 (dev->driver, "v4l2 loopback") == 0);
+}
+
+static guint
+format_token_of (FakeV4l2Device * dev, guint32 type)
+{
+  if (!has_format_tokens (dev))
+    return 0;
+  if (type == V4L2_BUF_TYPE_VIDEO_CAPTURE)
+    return FAKE_FORMAT_TOKEN_CAPTURE;
+  if (type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+    return FAKE_FORMAT_TOKEN_OUTPUT;
+  return 0;
+}
+
+/* The tokens the other openers hold (has_other_owners). */
+static guint
+other_format_tokens (FakeV4l2Device * dev)
+{
+  guint tokens = 0;
+  GList *l;
+
+  for (l = dev->fds; l; l = l->next)
+    if (l->data != dev->cur_ffd)
+      tokens |= ((FakeFd *) l->data)->format_token;
+  return tokens;
+}
+
 static int
 try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 {
   FakeFormat *f;
   guint width, height;
-  guint32 field;
+  guint32 field, type = fmt->type;
 
-  if (fmt->type != fake_v4l2_buf_type (dev) || dev->formats->len == 0)
+  if ((type != fake_v4l2_buf_type (dev) && format_token_of (dev, type) == 0)
+      || dev->formats->len == 0)
     return EINVAL;
-  if (fake_v4l2_format_locked (dev)) {
+  if (fake_v4l2_format_locked (dev) ||
+      (has_format_tokens (dev) && other_format_tokens (dev) != 0)) {
     fake_v4l2_fill_format (dev, fmt);
+    fmt->type = type;
     return 0;
   }
   f = fake_v4l2_device_find_format (dev, fmt->fmt.pix.pixelformat);
@@ -306,12 +350,25 @@ try_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 static int
 s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 {
+  guint token = format_token_of (dev, fmt->type);
   int ret;
 
-  if (fmt->type != fake_v4l2_buf_type (dev))
+  if (fmt->type != fake_v4l2_buf_type (dev) && token == 0)
     return EINVAL;
-  if (dev->format_exclusive && dev->open_count > 1)
-    return EBUSY;
+  if (token != 0) {
+    /* video_usercopy() copies nothing back on an error */
+    struct v4l2_format tried = *fmt;
+
+    if ((ret = try_fmt (dev, &tried)) != 0)
+      return ret;
+    if (dev->cur_ffd)
+      dev->cur_ffd->format_token = 0;
+    if (other_format_tokens (dev) & token)
+      return EBUSY;
+    if (dev->cur_ffd)
+      dev->cur_ffd->format_token = token;
+    *fmt = tried;
+  }
   if (dev->force_pixfmt != 0) {
     fill_pix (dev, &fmt->fmt.pix, dev->force_pixfmt, dev->force_width,
         dev->force_height, negotiate_field (dev, fmt->fmt.pix.field));

@@ -72,14 +72,15 @@ fake_v4l2_device_add_user_controls (FakeV4l2Device * dev)
       V4L2_CTRL_FLAG_SLIDER);
   fake_v4l2_device_add_control (dev, V4L2_CID_HUE, V4L2_CTRL_TYPE_INTEGER,
       "Hue", -128, 128, 1, 0, V4L2_CTRL_FLAG_SLIDER);
-  /* vivid makes these an auto cluster: while "Gain, Automatic" is on
-   * (its default) Gain is inactive and volatile; the fake has no auto
-   * clusters, so the flags are fixed */
+  /* vivid_create_controls(): an auto cluster, manual at 0, volatile:
+   * while "Gain, Automatic" is on (its default) Gain is inactive and
+   * volatile */
   fake_v4l2_device_add_control (dev, V4L2_CID_AUTOGAIN,
       V4L2_CTRL_TYPE_BOOLEAN, "Gain, Automatic", 0, 1, 1, 1, 0);
   fake_v4l2_device_add_control (dev, V4L2_CID_GAIN, V4L2_CTRL_TYPE_INTEGER,
-      "Gain", 0, 255, 1, 100,
-      V4L2_CTRL_FLAG_INACTIVE | V4L2_CTRL_FLAG_VOLATILE);
+      "Gain", 0, 255, 1, 100, 0);
+  fake_v4l2_device_auto_cluster (dev, V4L2_CID_AUTOGAIN,
+      (const guint32[]) { V4L2_CID_GAIN }, 1, 0, TRUE);
 
   fake_v4l2_device_add_control (dev, FAKE_V4L2_CID_VIVID_BUTTON,
       V4L2_CTRL_TYPE_BUTTON, "Button", 0, 0, 0, 0, 0);

@@ -94,7 +94,13 @@ typedef struct
    * stream had been flushed enc_flushes_seen times (fakev4l2-encoder.c) */
   gboolean enc_blocked;
   guint enc_flushes_seen;
+  /* v4l2loopback 0.14 on (set_format_exclusive): the format token this
+   * fd's S_FMT took, FAKE_FORMAT_TOKEN_*; given back at its close */
+  guint format_token;
 } FakeFd;
+
+#define FAKE_FORMAT_TOKEN_CAPTURE 0x01
+#define FAKE_FORMAT_TOKEN_OUTPUT 0x02
 
 typedef struct
 {
@@ -142,6 +148,37 @@ typedef struct
 
 /* A control (fakev4l2-controls.c). */
 typedef struct _FakeCtrl FakeCtrl;
+struct _FakeCtrl
+{
+  guint32 id;
+  guint32 type;
+  gchar name[32];
+  gint64 min, max, def;
+  guint64 step;
+  /* flags as given and as the kernel adds them when the control is made;
+   * GRABBED while streaming comes from busy_while_streaming */
+  guint32 flags;
+  gboolean busy_while_streaming;
+
+  gint64 value;
+  gchar *string;                /* STRING: the current value */
+  gchar **menu;                 /* MENU: the item names */
+  gint64 *int_menu;             /* INTEGER_MENU: the item values */
+  guint n_items;
+  guint64 skip_mask;
+
+  guint set_count;
+
+  /* an auto cluster (v4l2_ctrl_auto_cluster(), fakev4l2-ctrlclusters.c):
+   * a member's master id (0: none); the master's is_auto, the value of
+   * its manual mode and whether its members are volatile while not
+   * manual */
+  guint32 cluster;
+  gboolean is_auto;
+  gint64 manual_value;
+  gboolean has_volatiles;
+};
+
 
 /* A tuner of a TUNER input (fakev4l2-controls.c); frequency in the
  * tuner's unit: 62.5 kHz, or 62.5 Hz with V4L2_TUNER_CAP_LOW. */
@@ -196,6 +233,7 @@ struct _FakeV4l2Device
    * fd that streams as the node's reader (STREAMON(CAPTURE)), whose
    * coming and going is the client-usage event (fakev4l2-events.c) */
   FakeFd *usage_reader;
+  /* v4l2loopback's format tokens (fakev4l2-ioctl.c s_fmt) */
   gboolean format_exclusive;
   guint32 format_lock_ctrl;
   /* what is refused while streaming (fake_v4l2_device_set_busy_rules) */
@@ -437,6 +475,20 @@ G_GNUC_INTERNAL void fake_v4l2_controls_set_value (FakeV4l2Device * dev,
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_get_value (FakeV4l2Device * dev,
     guint32 id, gint64 * value);
 
+/* Control @id, NULL for none (lock held). */
+G_GNUC_INTERNAL FakeCtrl *fake_v4l2_controls_find (FakeV4l2Device * dev,
+    guint32 id);
+/* The device started or stopped streaming: the CH_FLAGS events of the
+ * controls it grabs (lock held). */
+G_GNUC_INTERNAL void fake_v4l2_controls_streaming_changed (FakeV4l2Device *
+    dev);
+
+/* fakev4l2-ctrlclusters.c: auto cluster master @master's value went from
+ * @old to its current one; its members' flags and events follow (lock
+ * held). */
+G_GNUC_INTERNAL void fake_v4l2_clusters_master_changed (FakeV4l2Device *
+    dev, FakeCtrl * master, gint64 old);
+
 /* Control @id as a V4L2_EVENT_CTRL event with @changes (the kernel's
  * fill_event()); FALSE when there is no such control. */
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_fill_event (FakeV4l2Device * dev,
@@ -452,6 +504,11 @@ G_GNUC_INTERNAL gboolean fake_v4l2_events_ioctl (FakeV4l2Device * dev,
  * unless that one subscribed with ALLOW_FEEDBACK. */
 G_GNUC_INTERNAL void fake_v4l2_events_ctrl_changed (FakeV4l2Device * dev,
     guint32 id, guint32 changes);
+/* The same to every subscriber, the fd that made the change included:
+ * what the driver itself changes (the kernel's send_event() with fh
+ * NULL: new_to_cur()'s CH_FLAGS, __v4l2_ctrl_grab()). */
+G_GNUC_INTERNAL void fake_v4l2_events_ctrl_changed_all (FakeV4l2Device *
+    dev, guint32 id, guint32 changes);
 /* What input @input carries changed: V4L2_EVENT_SOURCE_CHANGE with id
  * @input and changes V4L2_EVENT_SRC_CH_RESOLUTION to its subscribers. */
 G_GNUC_INTERNAL void fake_v4l2_events_source_change (FakeV4l2Device * dev,

@@ -404,7 +404,10 @@ void fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev);
  * subscribed with V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK) or by
  * fake_v4l2_device_set_control() (another program's change: to every
  * subscriber), with CH_VALUE; by set_control_flags with CH_FLAGS; by
- * set_control_range with CH_RANGE (and CH_VALUE when the value moved).
+ * set_control_range with CH_RANGE (and CH_VALUE when the value moved);
+ * with CH_FLAGS to every subscriber when an auto cluster's mode switches
+ * (fake_v4l2_device_auto_cluster) and when a busy control's grab starts
+ * or ends with the stream (FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING).
  * The payload is the kernel's: type, flags, value (value64 for INTEGER64,
  * 0 for strings), minimum, maximum, step (1 for menus), default_value.
  * V4L2_EVENT_SUB_FL_SEND_INITIAL queues the control's state at subscribe
@@ -461,6 +464,18 @@ void fake_v4l2_device_add_string_control (FakeV4l2Device * dev, guint32 id,
 /* Replaces the flags (as add_control takes them) of control @id. */
 void fake_v4l2_device_set_control_flags (FakeV4l2Device * dev, guint32 id,
     guint32 flags);
+/* v4l2_ctrl_auto_cluster(): @master (e.g. V4L2_CID_AUTOGAIN) and its
+ * @n_members @members (e.g. V4L2_CID_GAIN) become an auto cluster whose
+ * manual mode is the master's value @manual_value.  The master gets
+ * V4L2_CTRL_FLAG_UPDATE; while it is not in manual mode the members are
+ * INACTIVE (and VOLATILE with @set_volatile).  When a change of the
+ * master's value switches the mode, each member's flags follow and its
+ * subscribers, the fd that made the change included, get CH_FLAGS (and
+ * CH_VALUE too when a volatile cluster goes to manual), after the
+ * master's own CH_VALUE. */
+void fake_v4l2_device_auto_cluster (FakeV4l2Device * dev, guint32 master,
+    const guint32 * members, guint n_members, gint64 manual_value,
+    gboolean set_volatile);
 /* A new range (a menu's min/max select among its items), as
  * v4l2_ctrl_modify_range(): the value is kept if valid, else @def. */
 void fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
@@ -663,9 +678,19 @@ void fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer);
 /* The fds that became v4l2loopback 0.12 READERs (poll wakes them). */
 guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
 
-/* TRUE: S_FMT fails with EBUSY while the node has another opener, even for
- * the format in force, as v4l2loopback 0.15 answers a reader while a
- * writer has the node open. */
+/* TRUE: v4l2loopback's format tokens, from 0.14 on (0.15.0's
+ * vidioc_s_fmt_vid): one for each direction, taken by an fd's S_FMT of
+ * that direction and given back by its next S_FMT or its close.  S_FMT
+ * fails with EBUSY while another fd holds the token of its direction (a
+ * second reader beside the one that set the capture format); TRY_FMT and
+ * S_FMT answer the format in force while another fd holds any token (a
+ * reader beside the writer that set it).  The node takes S_FMT and TRY_FMT
+ * of the other direction too, as v4l2loopback's node does: a writer's
+ * S_FMT(OUTPUT) on a capture device.  A device whose driver is "v4l2
+ * loopback" (fake_v4l2_device_set_driver) has the tokens without this
+ * call, unless set_loopback_012 made it a 0.12.  (v4l2loopback 0.12.7's
+ * rules are not modelled: its S_FMT(CAPTURE) is EBUSY until a writer
+ * came.) */
 void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
     gboolean exclusive);
 

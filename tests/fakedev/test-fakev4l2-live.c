@@ -416,6 +416,116 @@ test_ctrl_event_feedback (void)
   close (c);
 }
 
+/* The flags of control @id as QUERYCTRL gives them. */
+static guint32
+ctrl_flags (int fd, guint32 id)
+{
+  struct v4l2_queryctrl qc;
+
+  memset (&qc, 0, sizeof (qc));
+  qc.id = id;
+  g_assert_cmpint (ioctl (fd, VIDIOC_QUERYCTRL, &qc), ==, 0);
+  return qc.flags;
+}
+
+/* vivid's autogain cluster (v4l2_ctrl_auto_cluster (2, &dev->autogain,
+ * 0, true)): the master has UPDATE, Gain is inactive and volatile while
+ * automatic; switching the mode sends the master's CH_VALUE (not to the
+ * fd that set it), then Gain's CH_FLAGS to every subscriber, with
+ * CH_VALUE when it goes manual (try_or_set_cluster(), new_to_cur()). */
+static void
+test_ctrl_event_auto_cluster (void)
+{
+  FakeV4l2Device *dev = new_card ();
+  int a = open_card (TRUE), b = open_card (TRUE);
+  const guint32 auto_flags = V4L2_CTRL_FLAG_INACTIVE | V4L2_CTRL_FLAG_VOLATILE;
+  struct v4l2_event ev;
+
+  g_assert_cmpuint (ctrl_flags (a, V4L2_CID_AUTOGAIN) &
+      V4L2_CTRL_FLAG_UPDATE, !=, 0);
+  g_assert_cmpuint (ctrl_flags (a, V4L2_CID_GAIN) & auto_flags, ==, auto_flags);
+  g_assert_cmpint (subscribe (a, V4L2_EVENT_CTRL, V4L2_CID_AUTOGAIN, 0), ==, 0);
+  g_assert_cmpint (subscribe (a, V4L2_EVENT_CTRL, V4L2_CID_GAIN, 0), ==, 0);
+  g_assert_cmpint (subscribe (b, V4L2_EVENT_CTRL, V4L2_CID_AUTOGAIN, 0), ==, 0);
+  g_assert_cmpint (subscribe (b, V4L2_EVENT_CTRL, V4L2_CID_GAIN, 0), ==, 0);
+
+  /* a volatile member set while automatic: no event */
+  g_assert_cmpint (set_ctrl (a, V4L2_CID_GAIN, 50), ==, 0);
+  g_assert_cmpint (dqevent (b, &ev), ==, ENOENT);
+
+  g_assert_cmpint (set_ctrl (a, V4L2_CID_AUTOGAIN, 0), ==, 0);
+  g_assert_cmpuint (ctrl_flags (a, V4L2_CID_GAIN) & auto_flags, ==, 0);
+  g_assert_cmpint (dqevent (b, &ev), ==, 0);
+  g_assert_cmpuint (ev.id, ==, V4L2_CID_AUTOGAIN);
+  g_assert_cmpuint (ev.u.ctrl.changes, ==, V4L2_EVENT_CTRL_CH_VALUE);
+  g_assert_cmpint (dqevent (b, &ev), ==, 0);
+  g_assert_cmpuint (ev.id, ==, V4L2_CID_GAIN);
+  g_assert_cmpuint (ev.u.ctrl.changes, ==,
+      V4L2_EVENT_CTRL_CH_FLAGS | V4L2_EVENT_CTRL_CH_VALUE);
+  g_assert_cmpuint (ev.u.ctrl.flags & auto_flags, ==, 0);
+  g_assert_cmpint (ev.u.ctrl.value, ==, 50);
+  /* the setter hears of Gain, not of its own AUTOGAIN */
+  g_assert_cmpint (dqevent (a, &ev), ==, 0);
+  g_assert_cmpuint (ev.id, ==, V4L2_CID_GAIN);
+  g_assert_cmpint (dqevent (a, &ev), ==, ENOENT);
+
+  /* manual: Gain is an ordinary control */
+  g_assert_cmpint (set_ctrl (a, V4L2_CID_GAIN, 60), ==, 0);
+  g_assert_cmpint (dqevent (b, &ev), ==, 0);
+  g_assert_cmpuint (ev.u.ctrl.changes, ==, V4L2_EVENT_CTRL_CH_VALUE);
+  g_assert_cmpint (ev.u.ctrl.value, ==, 60);
+
+  /* back to automatic (another program): Gain's flags only */
+  g_assert_cmpint (fake_v4l2_device_set_control (dev, V4L2_CID_AUTOGAIN, 1),
+      ==, 0);
+  g_assert_cmpint (dqevent (b, &ev), ==, 0);
+  g_assert_cmpuint (ev.id, ==, V4L2_CID_AUTOGAIN);
+  g_assert_cmpint (dqevent (b, &ev), ==, 0);
+  g_assert_cmpuint (ev.id, ==, V4L2_CID_GAIN);
+  g_assert_cmpuint (ev.u.ctrl.changes, ==, V4L2_EVENT_CTRL_CH_FLAGS);
+  g_assert_cmpuint (ev.u.ctrl.flags & auto_flags, ==, auto_flags);
+  g_assert_cmpint (dqevent (b, &ev), ==, ENOENT);
+  close (a);
+  close (b);
+}
+
+/* __v4l2_ctrl_grab(): a control the driver grabs while it streams (cx18
+ * and ivtv through cx2341x_handler_set_busy()) sends CH_FLAGS to every
+ * subscriber when the grab starts and when it ends. */
+static void
+test_ctrl_event_grabbed (void)
+{
+  FakeV4l2Device *dev = new_card ();
+  int reader = open_card (TRUE), watcher = open_card (TRUE);
+  struct v4l2_event ev;
+  guint8 buf[16];
+
+  fake_v4l2_device_add_control (dev, V4L2_CID_MPEG_STREAM_TYPE,
+      V4L2_CTRL_TYPE_INTEGER, "Stream Type", 0, 5, 1, 0,
+      FAKE_V4L2_CTRL_BUSY_WHILE_STREAMING);
+  g_assert_cmpint (subscribe (watcher, V4L2_EVENT_CTRL,
+          V4L2_CID_MPEG_STREAM_TYPE, 0), ==, 0);
+  g_assert_cmpint (subscribe (reader, V4L2_EVENT_CTRL,
+          V4L2_CID_MPEG_STREAM_TYPE, 0), ==, 0);
+
+  /* the first read() starts the stream */
+  (void) read (reader, buf, sizeof (buf));
+  g_assert_true (fake_v4l2_device_is_streaming (dev));
+  g_assert_cmpint (dqevent (watcher, &ev), ==, 0);
+  g_assert_cmpuint (ev.u.ctrl.changes, ==, V4L2_EVENT_CTRL_CH_FLAGS);
+  g_assert_cmpuint (ev.u.ctrl.flags & V4L2_CTRL_FLAG_GRABBED, !=, 0);
+  g_assert_cmpint (dqevent (reader, &ev), ==, 0);
+  g_assert_cmpuint (ev.u.ctrl.flags & V4L2_CTRL_FLAG_GRABBED, !=, 0);
+  g_assert_cmpint (set_ctrl (watcher, V4L2_CID_MPEG_STREAM_TYPE, 1), ==, EBUSY);
+
+  close (reader);
+  g_assert_cmpint (dqevent (watcher, &ev), ==, 0);
+  g_assert_cmpuint (ev.u.ctrl.changes, ==, V4L2_EVENT_CTRL_CH_FLAGS);
+  g_assert_cmpuint (ev.u.ctrl.flags & V4L2_CTRL_FLAG_GRABBED, ==, 0);
+  g_assert_cmpint (dqevent (watcher, &ev), ==, ENOENT);
+  close (watcher);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Status, standards, DV timings */
 
@@ -762,6 +872,10 @@ main (int argc, char **argv)
       test_ctrl_event_send_initial);
   g_test_add_func ("/fakev4l2-live/event/ctrl-feedback",
       test_ctrl_event_feedback);
+  g_test_add_func ("/fakev4l2-live/event/ctrl-auto-cluster",
+      test_ctrl_event_auto_cluster);
+  g_test_add_func ("/fakev4l2-live/event/ctrl-grabbed",
+      test_ctrl_event_grabbed);
   g_test_add_func ("/fakev4l2-live/status-and-querystd",
       test_status_and_querystd);
   g_test_add_func ("/fakev4l2-live/dv-timings", test_dv_timings);

@@ -1374,6 +1374,76 @@ test_read_short_and_empty_frames (void)
   fake_v4l2_reset ();
 }
 
+/* A YUYV format of @type at @w x @h, to be set or tried. */
+static struct v4l2_format
+yuyv_format (guint32 type, guint w, guint h)
+{
+  struct v4l2_format fmt;
+
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = type;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = w;
+  fmt.fmt.pix.height = h;
+  return fmt;
+}
+
+/* v4l2loopback's format tokens (0.15.0's vidioc_s_fmt_vid,
+ * vidioc_try_fmt_vid, has_other_owners, v4l2_loopback_close): a writer's
+ * S_FMT(OUTPUT) takes the output token; a reader beside it gets the format
+ * in force from TRY_FMT and S_FMT and takes the capture token; a second
+ * reader's S_FMT is EBUSY, with nothing copied back; a close gives the
+ * token back. */
+static void
+test_loopback_format_tokens (void)
+{
+  FakeV4l2Device *dev = new_small_capture (V4L2_PIX_FMT_YUYV, 320, 240);
+  struct v4l2_format fmt;
+  int writer, reader, second;
+
+  fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 640, 480);
+  fake_v4l2_device_set_format_exclusive (dev, TRUE);
+  writer = open_dev (CAP_PATH, O_RDWR);
+  reader = open_dev (CAP_PATH, O_RDWR);
+  second = open_dev (CAP_PATH, O_RDWR);
+
+  /* no token held: any format */
+  fmt = yuyv_format (CAP, 640, 480);
+  assert_ioctl_ok (reader, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+  fmt = yuyv_format (OUT, 320, 240);
+  assert_ioctl_ok (writer, VIDIOC_S_FMT, &fmt);
+  g_assert_cmpuint (fmt.type, ==, OUT);
+
+  /* the writer holds the output token: the format in force */
+  fmt = yuyv_format (CAP, 640, 480);
+  assert_ioctl_ok (reader, VIDIOC_TRY_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 320);
+  fmt = yuyv_format (CAP, 640, 480);
+  assert_ioctl_ok (reader, VIDIOC_S_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 320);
+  g_assert_cmpuint (fmt.type, ==, CAP);
+  /* the writer itself may set another format while it holds its own */
+  fmt = yuyv_format (OUT, 640, 480);
+  assert_ioctl_ok (writer, VIDIOC_S_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 320);
+
+  /* the capture token is the reader's */
+  fmt = yuyv_format (CAP, 640, 480);
+  assert_ioctl_fails (second, VIDIOC_S_FMT, &fmt, EBUSY);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+  close (reader);
+  assert_ioctl_ok (second, VIDIOC_S_FMT, &fmt);
+
+  /* everyone gone but one: no other owner, any format */
+  close (writer);
+  fmt = yuyv_format (CAP, 640, 480);
+  assert_ioctl_ok (second, VIDIOC_S_FMT, &fmt);
+  g_assert_cmpuint (fmt.fmt.pix.width, ==, 640);
+  close (second);
+  fake_v4l2_reset ();
+}
+
 /* v4l2loopback: each read() starts a frame; what it does not take of the
  * frame is lost. */
 static void
@@ -3447,6 +3517,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/read/short-and-empty-frames",
       test_read_short_and_empty_frames);
   g_test_add_func ("/fakev4l2/read/loopback-model", test_read_loopback_model);
+  g_test_add_func ("/fakev4l2/format/loopback-tokens",
+      test_loopback_format_tokens);
   g_test_add_func ("/fakev4l2/read/eio-sticky-until-close",
       test_read_eio_sticky_until_close);
   g_test_add_func ("/fakev4l2/read/manual", test_read_manual);

@@ -50,6 +50,9 @@
 #define DV_SIGNAL_MODE (VIVID_BASE + 62)
 
 static int fd_app, fd_ctl;
+/* a control whose value is not printed: vivid's Gain, volatile while
+ * automatic (vivid_user_vid_g_volatile_ctrl: a value from the clock) */
+static unsigned hidden_value_id;
 
 static const char *
 err_name (int err)
@@ -134,8 +137,9 @@ print_event (const struct v4l2_event *ev)
   else if (ev->type == V4L2_EVENT_CTRL)
     printf (" changes 0x%x ctrl-type %u flags 0x%x value %d min %d max %d "
         "step %d default %d\n", ev->u.ctrl.changes, ev->u.ctrl.type,
-        ev->u.ctrl.flags, ev->u.ctrl.value, ev->u.ctrl.minimum,
-        ev->u.ctrl.maximum, ev->u.ctrl.step, ev->u.ctrl.default_value);
+        ev->u.ctrl.flags, ev->id == hidden_value_id ? 0 : ev->u.ctrl.value,
+        ev->u.ctrl.minimum, ev->u.ctrl.maximum, ev->u.ctrl.step,
+        ev->u.ctrl.default_value);
   else
     printf ("\n");
 }
@@ -303,6 +307,45 @@ print_dv_list (void)
   printf ("enum_dv_timings: %s\n", err_name (err));
 }
 
+static void
+print_ctrl_flags (unsigned id)
+{
+  struct v4l2_queryctrl qc;
+  int err;
+
+  memset (&qc, 0, sizeof (qc));
+  qc.id = id;
+  err = xioctl (fd_app, VIDIOC_QUERYCTRL, &qc);
+  printf ("queryctrl 0x%x: %s flags 0x%x\n", id, err_name (err), qc.flags);
+}
+
+/* vivid's autogain cluster (v4l2_ctrl_auto_cluster (2, &dev->autogain, 0,
+ * true)): its flags, and the events of switching it to manual and back,
+ * by another program and by oneself (the master's CH_VALUE not fed back,
+ * Gain's CH_FLAGS to every subscriber). */
+static void
+trace_auto_cluster (void)
+{
+  hidden_value_id = V4L2_CID_GAIN;
+  print_ctrl_flags (V4L2_CID_AUTOGAIN);
+  print_ctrl_flags (V4L2_CID_GAIN);
+  subscribe (V4L2_EVENT_CTRL, V4L2_CID_AUTOGAIN, 0);
+  subscribe (V4L2_EVENT_CTRL, V4L2_CID_GAIN, 0);
+  set_ctrl (fd_ctl, "other", V4L2_CID_GAIN, 50);
+  drain_events ();
+  set_ctrl (fd_ctl, "other", V4L2_CID_AUTOGAIN, 0);
+  drain_events ();
+  print_ctrl_flags (V4L2_CID_GAIN);
+  set_ctrl (fd_ctl, "other", V4L2_CID_GAIN, 60);
+  drain_events ();
+  set_ctrl (fd_app, "self", V4L2_CID_AUTOGAIN, 1);
+  drain_events ();
+  print_ctrl_flags (V4L2_CID_GAIN);
+  unsubscribe (V4L2_EVENT_CTRL, V4L2_CID_AUTOGAIN);
+  unsubscribe (V4L2_EVENT_CTRL, V4L2_CID_GAIN);
+  hidden_value_id = 0;
+}
+
 /* The HDMI input: new timings, then no signal, no lock, out of range. */
 static void
 trace_hdmi (int svid, int hdmi)
@@ -421,6 +464,7 @@ main (int argc, char **argv)
   setvbuf (stdout, NULL, _IOLBF, 0);
   trace_sdtv (find_input ("S-Video"));
   trace_ctrl ();
+  trace_auto_cluster ();
   trace_hdmi (find_input ("S-Video"), find_input ("HDMI"));
   trace_busy (argv[1], find_input ("S-Video"), find_input ("HDMI"));
   subscribe (V4L2_EVENT_ALL, 0, 0);

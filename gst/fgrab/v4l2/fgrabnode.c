@@ -440,11 +440,13 @@ format_matches (FgrabNode * node, const GstStructure * s,
     fgrab_node_set_error (error, FGRAB_NODE_ERROR_FORMAT, NULL,
         "Device '%s' changed the negotiated format %s %dx%d to %s %ux%u. %s",
         node->path, want_str, width, height, got_str, got->width,
-        got->height, node->output && fgrab_node_is_loopback (node) ?
+        got->height, !fgrab_node_is_loopback (node) ?
+        "Ask for a format and size the device offers (see "
+        "v4l2-ctl --list-formats-ext)." : node->output ?
         "A loopback device keeps its format while a reader has it open: "
         "close the readers before changing caps, or keep the caps." :
-        "Ask for a format and size the device offers (see "
-        "v4l2-ctl --list-formats-ext).");
+        "A loopback device gives its readers the format its writer set: "
+        "ask for that format, or leave the caps open.");
     g_free (want_str);
     g_free (got_str);
     return FALSE;
@@ -506,9 +508,10 @@ fgrab_node_set_format (FgrabNode * node, GstCaps * caps, GError ** error)
     gint err = errno;
     gchar *debug;
 
-    /* v4l2loopback 0.15 refuses S_FMT while another handle has the node
-     * open (a writer feeding it), even for the format in force: a reader
-     * joining the writer gets what it asked for all the same. */
+    /* v4l2loopback 0.15 refuses S_FMT while another opener holds the
+     * format token of its direction (a reader beside the one that set the
+     * capture format; vidioc_s_fmt_vid), even for the format in force: a
+     * reader that asks for that format gets it all the same. */
     if (err == EBUSY) {
       fgrab_node_get_format_or_zero (node, &cur);
       if (format_in_force (&cur, &fmt)) {

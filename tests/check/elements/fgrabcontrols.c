@@ -665,6 +665,122 @@ GST_START_TEST (test_colour_balance_properties_and_interface)
 
 GST_END_TEST;
 
+/* value-changed of the Brightness channel, from any thread. */
+static void
+on_brightness_changed (GstColorBalance * balance,
+    GstColorBalanceChannel * channel, gint value, gint * seen)
+{
+  if (g_strcmp0 (channel->label, "Brightness") == 0)
+    g_atomic_int_set (seen, value);
+}
+
+/* An application that connects to value-changed without listing the
+ * channels first hears another program's brightness (v4l2-ctl) too: the
+ * channels are there whether or not it asked for them. */
+GST_START_TEST (test_value_changed_fires_for_channels_never_listed)
+{
+  FakeV4l2Device *dev = new_camera_with_controls ();
+  gint64 deadline;
+  GstElement *src;
+  GstHarness *h;
+  GstBus *bus;
+  gint seen = -1;
+
+  h = start_harness ("fgrabsrc device=" FAKE_PATH, &bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  src = harness_fgrab (h, "fgrabsrc");
+  g_signal_connect (src, "value-changed", G_CALLBACK (on_brightness_changed),
+      &seen);
+
+  fail_unless_equals_int (fake_v4l2_device_set_control (dev,
+          V4L2_CID_BRIGHTNESS, 77), 0);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (g_atomic_int_get (&seen) < 0 && g_get_monotonic_time () < deadline)
+    gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_int (g_atomic_int_get (&seen), 77);
+
+  g_signal_handlers_disconnect_by_data (src, &seen);
+  gst_object_unref (src);
+  stop_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* value-changed counted by channel, from any thread. */
+typedef struct
+{
+  gint gain_changes;
+  gint gain;
+  gint brightness;
+} Heard;
+
+static void
+on_heard (GstColorBalance * balance, GstColorBalanceChannel * channel,
+    gint value, Heard * heard)
+{
+  if (g_strcmp0 (channel->label, "Gain") == 0) {
+    g_atomic_int_set (&heard->gain, value);
+    g_atomic_int_inc (&heard->gain_changes);
+  } else if (g_strcmp0 (channel->label, "Brightness") == 0) {
+    g_atomic_int_set (&heard->brightness, value);
+  }
+}
+
+/* Frames until @heard's brightness is @value (a control event taken
+ * after every one sent before it). */
+static void
+pull_until_brightness (GstHarness * h, Heard * heard, gint value)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (g_atomic_int_get (&heard->brightness) != value &&
+      g_get_monotonic_time () < deadline)
+    gst_buffer_unref (gst_harness_pull (h));
+  fail_unless_equals_int (g_atomic_int_get (&heard->brightness), value);
+}
+
+/* vivid's autogain cluster switched by another program: Gain going
+ * manual takes its value (CH_VALUE with CH_FLAGS), which value-changed
+ * says; Gain going automatic again only changes its flags (inactive,
+ * volatile), which is no value change. */
+GST_START_TEST (test_auto_cluster_flags_are_no_value_change)
+{
+  FakeV4l2Device *dev = new_camera_with_controls ();
+  Heard heard = { 0, -1, -1 };
+  GstElement *src;
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text;
+
+  h = start_harness ("fgrabsrc device=" FAKE_PATH, &bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  src = harness_fgrab (h, "fgrabsrc");
+  g_signal_connect (src, "value-changed", G_CALLBACK (on_heard), &heard);
+
+  fail_unless_equals_int (fake_v4l2_device_set_control (dev,
+          V4L2_CID_AUTOGAIN, 0), 0);
+  fail_unless_equals_int (fake_v4l2_device_set_control (dev,
+          V4L2_CID_BRIGHTNESS, 1), 0);
+  pull_until_brightness (h, &heard, 1);
+  fail_unless_equals_int (g_atomic_int_get (&heard.gain_changes), 1);
+  fail_unless_equals_int (g_atomic_int_get (&heard.gain), 100);
+
+  fail_unless_equals_int (fake_v4l2_device_set_control (dev,
+          V4L2_CID_AUTOGAIN, 1), 0);
+  fail_unless_equals_int (fake_v4l2_device_set_control (dev,
+          V4L2_CID_BRIGHTNESS, 2), 0);
+  pull_until_brightness (h, &heard, 2);
+  fail_unless_equals_int (g_atomic_int_get (&heard.gain_changes), 1);
+  fail_if (fgrab_check_pop_message_text (bus, GST_MESSAGE_WARNING, &text),
+      "unexpected warning: %s", text);
+
+  g_signal_handlers_disconnect_by_data (src, &heard);
+  gst_object_unref (src);
+  stop_harness (h, bus);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_colour_balance_without_controls)
 {
   GstElement *src = fgrab_check_element_new ("fgrabsrc");
@@ -717,6 +833,8 @@ fgrabcontrols_suite (void)
   tcase_add_test (tc, test_setting_kept_while_closed);
   tcase_add_test (tc, test_colour_balance_properties_and_interface);
   tcase_add_test (tc, test_colour_balance_without_controls);
+  tcase_add_test (tc, test_value_changed_fires_for_channels_never_listed);
+  tcase_add_test (tc, test_auto_cluster_flags_are_no_value_change);
   return s;
 }
 

@@ -326,6 +326,99 @@ GST_START_TEST (test_readers_follow_a_reader_while_paused_and_stalled)
 
 GST_END_TEST;
 
+/* A reader that starts streaming while the sink goes to PAUSED, made
+ * certain: the log line of the count said at start opens it, on the
+ * state change's thread, and waits for the watcher to take the event and
+ * (as far as it can) post its message before the start posts. */
+typedef struct
+{
+  GThread *starter;
+  GstHarness *h;
+  gint fired;
+  gint fd;
+  /* fgrab-readers messages with readers=1, counted as posted */
+  gint ones;
+} Race;
+
+static GstBusSyncReply
+count_ones (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  Race *race = data;
+  gint readers;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+      gst_structure_has_name (s, "fgrab-readers") &&
+      gst_structure_get_int (s, "readers", &readers) && readers == 1)
+    g_atomic_int_inc (&race->ones);
+  return GST_BUS_PASS;
+}
+
+static void
+reader_in_window (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  Race *race = user_data;
+  const gchar *text;
+  gint64 end;
+
+  if (g_strcmp0 (gst_debug_category_get_name (category), "fgrabsink") != 0 ||
+      g_thread_self () != race->starter)
+    return;
+  text = gst_debug_message_get (message);
+  if (text == NULL || !g_str_has_prefix (text, "readers: ") ||
+      !g_atomic_int_compare_and_exchange (&race->fired, 0, 1))
+    return;
+  race->fd = reader_open ();
+  end = g_get_monotonic_time () + GST_TIME_AS_USECONDS (HANG_GUARD);
+  while (get_readers (race->h) != 1 && g_get_monotonic_time () < end)
+    g_usleep (1000);
+  /* a watcher that has to wait for the start's message does not come */
+  end = g_get_monotonic_time () + G_USEC_PER_SEC;
+  while (g_atomic_int_get (&race->ones) == 0 && g_get_monotonic_time () < end)
+    g_usleep (1000);
+}
+
+/* The last fgrab-readers message gives the count in force, whatever the
+ * order the start and the watcher came in. */
+GST_START_TEST (test_last_message_is_the_current_count)
+{
+  Race race = { g_thread_self (), NULL, 0, -1, 0 };
+  gint readers, last = G_MININT;
+  GstMessage *msg;
+  Sink s;
+
+  new_loopback (FALSE);
+  sink_start (&s, GST_STATE_NULL);
+  race.h = s.h;
+  gst_bus_set_sync_handler (s.bus, count_ones, &race, NULL);
+  gst_debug_set_threshold_for_name ("fgrabsink", GST_LEVEL_INFO);
+  gst_debug_add_log_function (reader_in_window, &race, NULL);
+
+  gst_element_set_state (s.h->element, GST_STATE_PAUSED);
+  fail_unless_equals_int (g_atomic_int_get (&race.fired), 1);
+  /* every message said (a second without one is the end), the last
+   * one kept */
+  while ((msg = gst_bus_timed_pop_filtered (s.bus, GST_SECOND,
+              GST_MESSAGE_ELEMENT))) {
+    if (gst_structure_get_int (gst_message_get_structure (msg), "readers",
+            &readers))
+      last = readers;
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (get_readers (s.h), 1);
+  fail_unless_equals_int (last, 1);
+
+  gst_debug_remove_log_function_by_data (&race);
+  gst_debug_unset_threshold_for_name ("fgrabsink");
+  gst_bus_set_sync_handler (s.bus, NULL, NULL, NULL);
+  close (race.fd);
+  sink_stop (&s);
+}
+
+GST_END_TEST;
+
 /* New caps reopen the node: the subscription is made again, and the
  * watcher goes on with the new handle. */
 GST_START_TEST (test_readers_survive_a_reopen)
@@ -398,6 +491,7 @@ fgrabreaders_suite (void)
   tcase_add_test (tc, test_readers_start_with_the_initial_count);
   tcase_add_test (tc, test_readers_follow_a_reader_while_paused_and_stalled);
   tcase_add_test (tc, test_readers_survive_a_reopen);
+  tcase_add_test (tc, test_last_message_is_the_current_count);
   tcase_add_test (tc, test_state_changes_stay_prompt);
   return s;
 }

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1234,43 +1235,74 @@ GST_START_TEST (test_reads_again_when_poll_never_wakes)
 
 GST_END_TEST;
 
-/* v4l2loopback 0.15 refuses S_FMT with EBUSY while another handle has the
- * node open (a writer feeding it), even for the format already in force:
- * a reader that wants that format starts all the same. */
-GST_START_TEST (test_format_in_force_is_not_set_again)
+/* Another handle of a v4l2loopback (0.14 on) node sets the format of
+ * @type to YUYV 320x240 and so takes that direction's format token: a
+ * writer (OUTPUT) or a reader (CAPTURE).  The handle. */
+static int
+hold_loopback_format (guint32 type)
+{
+  struct v4l2_format fmt;
+  int fd = open (FAKE_PATH, O_RDWR);
+
+  fail_unless (fd >= 0);
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = type;
+  fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  fmt.fmt.pix.width = 320;
+  fmt.fmt.pix.height = 240;
+  fail_unless_equals_int (ioctl (fd, VIDIOC_S_FMT, &fmt), 0);
+  return fd;
+}
+
+/* fgrabsrc on a v4l2loopback node beside a handle holding the format
+ * token of @type, asking for that handle's format: frames come.  The
+ * handle, for the test to close. */
+static int
+read_beside_format_holder (guint32 type)
 {
   FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
   GstHarness *h;
-  int writer;
+  int holder;
 
-  fake_v4l2_device_set_format_exclusive (dev, TRUE);
-  writer = open (FAKE_PATH, O_RDWR);
-  fail_unless (writer >= 0);
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  holder = hold_loopback_format (type);
   h = new_harness (NULL);
   gst_harness_set_sink_caps_str (h,
       "video/x-raw, format=YUY2, width=320, height=240");
   gst_harness_play (h);
   pull_and_check_frames (h, dev, 3);
   fgrab_check_harness_teardown (h);
+  return holder;
+}
+
+/* A reader beside the writer that set the format gets the format in
+ * force, from TRY_FMT and S_FMT (v4l2loopback 0.15's vidioc_try_fmt_vid
+ * while another opener holds a token); another size is not to be had:
+ * the error says the node gives its writer's format. */
+GST_START_TEST (test_reader_beside_a_writer_gets_the_format_in_force)
+{
+  int writer = read_beside_format_holder (V4L2_BUF_TYPE_VIDEO_OUTPUT);
+
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
+      " ! video/x-raw, width=640, height=480 ! fakesink", GST_STATE_PLAYING,
+      "to YUYV 320x240. A loopback device gives its readers the format its "
+      "writer set");
   close (writer);
 }
 
 GST_END_TEST;
 
-/* Another format on such a node is refused: the error says why. */
-GST_START_TEST (test_format_change_refused_while_node_shared_is_an_error)
+/* A second reader: the capture token is the first reader's, so S_FMT is
+ * EBUSY (vidioc_s_fmt_vid); the format in force is taken as it is, another
+ * one is an error that says the device is busy. */
+GST_START_TEST (test_second_reader_takes_the_format_in_force)
 {
-  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
-  int writer;
+  int reader = read_beside_format_holder (V4L2_BUF_TYPE_VIDEO_CAPTURE);
 
-  fake_v4l2_device_set_format_exclusive (dev, TRUE);
-  writer = open (FAKE_PATH, O_RDWR);
-  fail_unless (writer >= 0);
   fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
       " ! video/x-raw, width=640, height=480 ! fakesink", GST_STATE_PLAYING,
       "is busy");
-  close (writer);
-  (void) dev;
+  close (reader);
 }
 
 GST_END_TEST;
@@ -2434,8 +2466,8 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_sizeimage_below_frame_size_is_refused);
   tcase_add_test (tc, test_eagain_is_waited_out);
   tcase_add_test (tc, test_reads_again_when_poll_never_wakes);
-  tcase_add_test (tc, test_format_in_force_is_not_set_again);
-  tcase_add_test (tc, test_format_change_refused_while_node_shared_is_an_error);
+  tcase_add_test (tc, test_reader_beside_a_writer_gets_the_format_in_force);
+  tcase_add_test (tc, test_second_reader_takes_the_format_in_force);
   tcase_add_test (tc, test_working_poll_is_waited_for_before_reading);
   tcase_add_test (tc, test_poll_that_stops_waking_is_read_again);
   tcase_add_test (tc, test_loopback_012_reader_asks_to_be_woken);

@@ -194,6 +194,54 @@ GST_START_TEST (test_channel_changed_while_playing)
 
 GST_END_TEST;
 
+static void
+on_notify (GObject * object, GParamSpec * pspec, gint * notified)
+{
+  g_atomic_int_inc (notified);
+}
+
+/* The frames of @seconds at the stream's frame rate: fgrabsrc counts
+ * its looks for a retuning in frames. */
+static void
+pull_for (guint seconds)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  gint num = 0, den = 1, i;
+
+  fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &num, &den));
+  gst_caps_unref (caps);
+  for (i = 0; i < (gint) seconds * num / den; i++)
+    pull_frame ();
+}
+
+/* The application's channel change is notified once, by the property
+ * set: the about-a-second look for another program's retuning does not
+ * take it for one. */
+GST_START_TEST (test_own_retune_is_notified_once)
+{
+  gint notified = 0;
+
+  play ("input=1 frequency=61250000");
+  g_signal_connect (src, "notify::frequency", G_CALLBACK (on_notify),
+      &notified);
+  g_object_set (src, "frequency", CHANNEL_4_HZ, NULL);
+  fail_unless_equals_int (g_atomic_int_get (&notified), 1);
+  /* three of the looks */
+  pull_for (3);
+  fail_unless_equals_int (g_atomic_int_get (&notified), 1);
+  fail_unless_equals_uint64 (frequency (), CHANNEL_4_HZ);
+
+  /* another program's retuning after it is still news */
+  fake_v4l2_device_set_frequency (card, TUNER_KHZ, 980);
+  pull_for (2);
+  fail_unless_equals_int (g_atomic_int_get (&notified), 2);
+  g_signal_handlers_disconnect_by_data (src, &notified);
+  stop ();
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_signal_on_and_off_channel)
 {
   play ("input=1 frequency=61250000");
@@ -402,6 +450,7 @@ fgrabtuning_suite (void)
   tcase_add_test (tc, test_frequency_set_at_open_in_the_tuners_unit);
   tcase_add_test (tc, test_frequency_reads_back_the_driver);
   tcase_add_test (tc, test_channel_changed_while_playing);
+  tcase_add_test (tc, test_own_retune_is_notified_once);
   tcase_add_test (tc, test_signal_on_and_off_channel);
   tcase_add_test (tc, test_audio_mode_set_and_read_back);
   tcase_add_test (tc, test_new_input_in_ready_gets_the_frequency);

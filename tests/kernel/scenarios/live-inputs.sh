@@ -1,7 +1,8 @@
 #!/bin/bash
 # The fake's model of a live input checked against vivid: live-trace (the
 # same steps on any node: SOURCE_CHANGE and control events with their
-# sequence, pending and payload, POLLPRI, ENUMINPUT's status, QUERYSTD,
+# sequence, pending and payload, vivid's autogain cluster (its flags, the
+# events of switching it), POLLPRI, ENUMINPUT's status, QUERYSTD,
 # S/G/QUERY_DV_TIMINGS and their errnos, ENUMSTD and ENUM_DV_TIMINGS in
 # full, the status of inputs not selected, what S_INPUT restores, S_STD,
 # S_INPUT and S_FMT while a third fd reads; the wire moved by vivid's own
