@@ -99,10 +99,21 @@ fake_v4l2_format_locked (FakeV4l2Device * dev)
   return c != NULL && c->value != 0;
 }
 
+/* v4l2_ctrl_new() after Linux 6.12: the types whose minimum and maximum
+ * V4L2_CTRL_WHICH_MIN/MAX_VAL read (forky's 7.2 has it, Debian 13's 6.12
+ * not: the kernel tier's live-inputs saw it in vivid's events). */
+static gboolean
+has_which_min_max (FakeV4l2Device * dev, FakeCtrl * c)
+{
+  return !dev->no_which_min_max && c->type < V4L2_CTRL_COMPOUND_TYPES &&
+      c->type != V4L2_CTRL_TYPE_BUTTON &&
+      c->type != V4L2_CTRL_TYPE_CTRL_CLASS && c->type != V4L2_CTRL_TYPE_STRING;
+}
+
 /* The flags an application sees: v4l2_ctrl_grab() sets GRABBED while
  * cx2341x_handler_set_busy() holds the encoder controls, from the start
  * of a capture to its end; user_flags() adds HAS_PAYLOAD to pointer
- * (string) controls. */
+ * (string) controls; HAS_WHICH_MIN_MAX as has_which_min_max() says. */
 static guint32
 ctrl_flags (FakeV4l2Device * dev, FakeCtrl * c)
 {
@@ -112,7 +123,18 @@ ctrl_flags (FakeV4l2Device * dev, FakeCtrl * c)
     flags |= V4L2_CTRL_FLAG_GRABBED;
   if (c->type == V4L2_CTRL_TYPE_STRING)
     flags |= V4L2_CTRL_FLAG_HAS_PAYLOAD;
+  if (has_which_min_max (dev, c))
+    flags |= V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX;
   return flags;
+}
+
+/* V4L2_CTRL_WHICH_DEF_VAL, _MIN_VAL, _MAX_VAL: a value of the control's
+ * own, not its current one */
+static gboolean
+which_is_boundary (guint32 which)
+{
+  return which == V4L2_CTRL_WHICH_DEF_VAL ||
+      which == V4L2_CTRL_WHICH_MIN_VAL || which == V4L2_CTRL_WHICH_MAX_VAL;
 }
 
 /* is_int in v4l2_ctrl_new(): what G_CTRL/S_CTRL can reach. */
@@ -452,7 +474,7 @@ s_ctrl (FakeV4l2Device * dev, struct v4l2_control *ctl)
 static int
 class_check (FakeV4l2Device * dev, guint32 which)
 {
-  if (which == 0 || which == V4L2_CTRL_WHICH_DEF_VAL ||
+  if (which == 0 || which_is_boundary (which) ||
       which == V4L2_CTRL_WHICH_REQUEST_VAL)
     return 0;
   return find_ctrl (dev, which | 1) ? 0 : EINVAL;
@@ -472,7 +494,7 @@ prepare_ext (FakeV4l2Device * dev, struct v4l2_ext_controls *cs,
     guint32 id = cs->controls[i].id & V4L2_CTRL_ID_MASK;
 
     cs->error_idx = i;
-    if (cs->which && cs->which != V4L2_CTRL_WHICH_DEF_VAL &&
+    if (cs->which && !which_is_boundary (cs->which) &&
         cs->which != V4L2_CTRL_WHICH_REQUEST_VAL &&
         V4L2_CTRL_ID2WHICH (id) != cs->which)
       return EINVAL;
@@ -529,7 +551,7 @@ ext_args_check (struct v4l2_ext_controls *cs)
 static int
 g_ext_ctrls (FakeV4l2Device * dev, struct v4l2_ext_controls *cs)
 {
-  gboolean is_default = cs->which == V4L2_CTRL_WHICH_DEF_VAL;
+  guint32 which = cs->which;
   FakeCtrl **found;
   guint32 i;
   int err;
@@ -537,8 +559,11 @@ g_ext_ctrls (FakeV4l2Device * dev, struct v4l2_ext_controls *cs)
   if ((err = ext_args_check (cs)) != 0)
     return err;
   cs->error_idx = cs->count;
-  /* requests need a media device, which the fake node has not */
-  if (cs->which == V4L2_CTRL_WHICH_REQUEST_VAL)
+  /* requests need a media device, which the fake node has not; a kernel
+   * before the MIN/MAX_VAL API knows neither */
+  if (cs->which == V4L2_CTRL_WHICH_REQUEST_VAL || (dev->no_which_min_max &&
+          (which == V4L2_CTRL_WHICH_MIN_VAL
+              || which == V4L2_CTRL_WHICH_MAX_VAL)))
     return EINVAL;
   cs->which = V4L2_CTRL_ID2WHICH (cs->which);
   if (cs->count == 0)
@@ -548,6 +573,11 @@ g_ext_ctrls (FakeV4l2Device * dev, struct v4l2_ext_controls *cs)
   err = prepare_ext (dev, cs, found);
   /* a get that fails before reading anything points past the array */
   cs->error_idx = cs->count;
+  /* prepare_ext_ctrls(): MIN/MAX_VAL of a control without the flag */
+  for (i = 0; err == 0 && i < cs->count; i++)
+    if ((which == V4L2_CTRL_WHICH_MIN_VAL || which == V4L2_CTRL_WHICH_MAX_VAL)
+        && !has_which_min_max (dev, found[i]))
+      err = EINVAL;
   for (i = 0; err == 0 && i < cs->count; i++)
     if (ctrl_flags (dev, found[i]) & V4L2_CTRL_FLAG_WRITE_ONLY)
       err = EACCES;
@@ -555,7 +585,11 @@ g_ext_ctrls (FakeV4l2Device * dev, struct v4l2_ext_controls *cs)
     FakeCtrl *c = found[i];
 
     cs->error_idx = i;
-    if (is_default) {
+    if (which == V4L2_CTRL_WHICH_MIN_VAL) {
+      err = value_to_user (c, &cs->controls[i], c->min, NULL);
+    } else if (which == V4L2_CTRL_WHICH_MAX_VAL) {
+      err = value_to_user (c, &cs->controls[i], c->max, NULL);
+    } else if (which == V4L2_CTRL_WHICH_DEF_VAL) {
       gchar *def = c->type == V4L2_CTRL_TYPE_STRING ? string_default (c) : NULL;
       err = value_to_user (c, &cs->controls[i], c->def, def);
       g_free (def);
@@ -585,9 +619,9 @@ try_set_ext_ctrls (FakeV4l2Device * dev, struct v4l2_ext_controls *cs,
   if ((err = ext_args_check (cs)) != 0)
     return err;
   cs->error_idx = cs->count;
-  /* the default value cannot be changed; requests need a media device */
-  if (cs->which == V4L2_CTRL_WHICH_DEF_VAL ||
-      cs->which == V4L2_CTRL_WHICH_REQUEST_VAL)
+  /* the default, minimum and maximum cannot be changed; requests need a
+   * media device */
+  if (which_is_boundary (cs->which) || cs->which == V4L2_CTRL_WHICH_REQUEST_VAL)
     return EINVAL;
   cs->which = V4L2_CTRL_ID2WHICH (cs->which);
   if (cs->count == 0)
@@ -1159,6 +1193,15 @@ fake_v4l2_device_add_string_control (FakeV4l2Device * dev, guint32 id,
   g_mutex_unlock (&fake_v4l2_lock);
   if (!ok)
     warn_ctrl (dev, id, "added twice");
+}
+
+void
+fake_v4l2_device_set_kernel_ctrls_before_min_max (FakeV4l2Device * dev,
+    gboolean before)
+{
+  g_mutex_lock (&fake_v4l2_lock);
+  dev->no_which_min_max = before;
+  g_mutex_unlock (&fake_v4l2_lock);
 }
 
 void

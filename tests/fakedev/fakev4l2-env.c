@@ -237,6 +237,8 @@ static void __attribute__((constructor))
       _exit (2);
     }
     g_free (orig);
+    if (g_strcmp0 (g_getenv ("FAKEV4L2_WHICH_MIN_MAX"), "0") == 0)
+      fake_v4l2_device_set_kernel_ctrls_before_min_max (dev, TRUE);
     ed = g_new0 (EnvDevice, 1);
     ed->dev = dev;
     ed->path = g_strdup (entry);

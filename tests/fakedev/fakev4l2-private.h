@@ -207,11 +207,25 @@ typedef enum
   FAKE_ENC_STOPPING,
 } FakeEncState;
 
+/* Linux after 6.12 (uapi videodev2.h; Debian 12's and 13's headers lack
+ * them) */
+#ifndef V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX
+#define V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX 0x1000
+#endif
+#ifndef V4L2_CTRL_WHICH_MIN_VAL
+#define V4L2_CTRL_WHICH_MIN_VAL 0x0f020000
+#define V4L2_CTRL_WHICH_MAX_VAL 0x0f030000
+#endif
+
 struct _FakeV4l2Device
 {
   gchar *path;
   gboolean output;
   guint index;
+  /* the controls' minimum and maximum are not readable with
+   * V4L2_CTRL_WHICH_MIN/MAX_VAL: a kernel before that API (6.12 and
+   * older); fake_v4l2_device_set_kernel_ctrls_before_min_max */
+  gboolean no_which_min_max;
 
   gchar *card;
   gchar *driver;

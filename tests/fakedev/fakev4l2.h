@@ -461,6 +461,16 @@ void fake_v4l2_device_add_int_menu_control (FakeV4l2Device * dev,
 /* A STRING control of 0..@max_len characters, current value @def. */
 void fake_v4l2_device_add_string_control (FakeV4l2Device * dev, guint32 id,
     const gchar * name, guint max_len, const gchar * def);
+/* The controls as a kernel before V4L2_CTRL_WHICH_MIN_VAL/MAX_VAL has
+ * them (Linux 6.12 and older: Debian 12 and 13): no
+ * V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX, and G_EXT_CTRLS refuses those
+ * "which" with EINVAL.  By default the fake follows the newest kernels
+ * (Debian forky's 7.2), where v4l2_ctrl_new() gives every control of a
+ * type below V4L2_CTRL_COMPOUND_TYPES but BUTTON, CTRL_CLASS and STRING
+ * that flag.  The environment's devices (FAKEV4L2_DEVICES) take it from
+ * FAKEV4L2_WHICH_MIN_MAX=0. */
+void fake_v4l2_device_set_kernel_ctrls_before_min_max (FakeV4l2Device * dev,
+    gboolean before);
 /* Replaces the flags (as add_control takes them) of control @id. */
 void fake_v4l2_device_set_control_flags (FakeV4l2Device * dev, guint32 id,
     guint32 flags);

@@ -2402,6 +2402,62 @@ test_ctrl_none (void)
 /* NEXT_CTRL walks every control in id order, the class control first;
  * NEXT_COMPOUND alone finds none (there are no compound controls); the
  * old API zeroes the range of INTEGER64, BUTTON and CTRL_CLASS. */
+/* uapi videodev2.h after Linux 6.12 (Debian 12's and 13's headers lack
+ * them) */
+#define FAKE_V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX 0x1000
+#define FAKE_V4L2_CTRL_WHICH_MIN_VAL 0x0f020000
+#define FAKE_V4L2_CTRL_WHICH_MAX_VAL 0x0f030000
+
+/* v4l2_ctrl_new() after 6.12 flags every control of a standard type but
+ * BUTTON, CTRL_CLASS and STRING; G_EXT_CTRLS reads their minimum and
+ * maximum (prepare_ext_ctrls: EINVAL for a control without the flag),
+ * and no control's can be set; a kernel before that knows neither. */
+static void
+test_ctrl_which_min_max (void)
+{
+  FakeV4l2Device *dev = new_controls_capture ();
+  struct v4l2_queryctrl qc;
+  struct v4l2_ext_control c;
+  struct v4l2_ext_controls cs;
+  int fd = open_dev (CAP_PATH, O_RDWR);
+
+  memset (&qc, 0, sizeof (qc));
+  qc.id = V4L2_CID_HUE;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_true (qc.flags & FAKE_V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX);
+  qc.id = FAKE_V4L2_CID_VIVID_BUTTON;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_false (qc.flags & FAKE_V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX);
+  qc.id = FAKE_V4L2_CID_VIVID_STRING;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_false (qc.flags & FAKE_V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX);
+
+  memset (&c, 0, sizeof (c));
+  memset (&cs, 0, sizeof (cs));
+  c.id = V4L2_CID_HUE;
+  cs.count = 1;
+  cs.controls = &c;
+  cs.which = FAKE_V4L2_CTRL_WHICH_MIN_VAL;
+  assert_ioctl_ok (fd, VIDIOC_G_EXT_CTRLS, &cs);
+  g_assert_cmpint (c.value, ==, -128);
+  cs.which = FAKE_V4L2_CTRL_WHICH_MAX_VAL;
+  assert_ioctl_ok (fd, VIDIOC_G_EXT_CTRLS, &cs);
+  g_assert_cmpint (c.value, ==, 128);
+  assert_ioctl_fails (fd, VIDIOC_S_EXT_CTRLS, &cs, EINVAL);
+  c.id = FAKE_V4L2_CID_VIVID_BUTTON;
+  assert_ioctl_fails (fd, VIDIOC_G_EXT_CTRLS, &cs, EINVAL);
+
+  fake_v4l2_device_set_kernel_ctrls_before_min_max (dev, TRUE);
+  c.id = V4L2_CID_HUE;
+  assert_ioctl_fails (fd, VIDIOC_G_EXT_CTRLS, &cs, EINVAL);
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  qc.id = V4L2_CID_HUE;
+  assert_ioctl_ok (fd, VIDIOC_QUERYCTRL, &qc);
+  g_assert_false (qc.flags & FAKE_V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
 static void
 test_ctrl_query (void)
 {
@@ -2444,7 +2500,8 @@ test_ctrl_query (void)
   g_assert_cmpuint (qc.type, ==, V4L2_CTRL_TYPE_INTEGER64);
   g_assert_cmpint (qc.minimum, ==, 0);
   g_assert_cmpint (qc.maximum, ==, 0);
-  g_assert_cmpuint (qc.flags, ==, V4L2_CTRL_FLAG_EXECUTE_ON_WRITE);
+  g_assert_cmpuint (qc.flags, ==, V4L2_CTRL_FLAG_EXECUTE_ON_WRITE |
+      FAKE_V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX);
   memset (&qec, 0, sizeof (qec));
   qec.id = FAKE_V4L2_CID_VIVID_INTEGER64;
   assert_ioctl_ok (fd, VIDIOC_QUERY_EXT_CTRL, &qec);
@@ -3545,6 +3602,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2/reset", test_reset);
   g_test_add_func ("/fakev4l2/ctrl/none", test_ctrl_none);
   g_test_add_func ("/fakev4l2/ctrl/query", test_ctrl_query);
+  g_test_add_func ("/fakev4l2/ctrl/which-min-max", test_ctrl_which_min_max);
   g_test_add_func ("/fakev4l2/ctrl/querymenu", test_ctrl_querymenu);
   g_test_add_func ("/fakev4l2/ctrl/g-s-ctrl", test_ctrl_g_s_ctrl);
   g_test_add_func ("/fakev4l2/ctrl/ext-get", test_ext_ctrls_get);

@@ -25,9 +25,20 @@ FAKE_LIB=${FGRAB_FAKEV4L2:?FGRAB_FAKEV4L2 not set}
 # docs/testing-with-fakedev.md for the differences no step here shows).
 KNOWN=()
 
+# The fake's controls follow the newest kernels, where every control of a
+# standard type has V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX (forky's 7.2);
+# Debian 13's 6.12 and older have no such flag, and the fake is told so.
+kver=$(uname -r)
+kver=${kver%%-*}
+which_min_max=1
+if [ "$(printf '%s\n' 6.13 "$kver" | sort -V | head -n1)" != 6.13 ]; then
+	which_min_max=0
+fi
+
 section "live-trace on vivid ($DEV) and on the fake ($FAKE_DEV)"
+info "Linux $kver: the fake's controls $([ $which_min_max = 1 ] && echo with || echo without) V4L2_CTRL_FLAG_HAS_WHICH_MIN_MAX"
 "$TRACE" $DEV >"$KT_LOGS/vivid.txt" 2>&1 || fail "live-trace on vivid: exit status $?"
-LD_PRELOAD=$FAKE_LIB FAKEV4L2_DEVICES=$FAKE_DEV=vivid-live \
+LD_PRELOAD=$FAKE_LIB FAKEV4L2_DEVICES=$FAKE_DEV=vivid-live FAKEV4L2_WHICH_MIN_MAX=$which_min_max \
 	"$TRACE" $FAKE_DEV >"$KT_LOGS/fake.txt" 2>&1 || fail "live-trace on the fake: exit status $?"
 
 filter() {
