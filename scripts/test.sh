@@ -10,7 +10,8 @@
 #   scripts/test.sh [--build-dir DIR] [--sanitize-build-dir DIR]
 #     --build-dir           the build of the normal tiers (default build)
 #     --sanitize-build-dir  the clang ASan+UBSan build (default DIR-sanitize)
-# The Debian 13 tier's logs go to DIR-trixie.
+# The other distributions' tiers (Debian 13 "trixie", Debian testing
+# "forky") log to DIR-trixie and DIR-forky.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,8 +27,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 sanitize_build=${sanitize_build:-$build-sanitize}
-dist_suite=trixie
-dist_logs=$build-$dist_suite
+# The distributions tested in roots of their own (tests/dist/), oldest
+# first, and their names in the time table
+dist_suites=(trixie forky)
+declare -A dist_name=([trixie]="Debian 13" [forky]="forky")
 
 # shellcheck source=scripts/lib/timetable.sh
 . scripts/lib/timetable.sh
@@ -118,15 +121,27 @@ run_tests "$kernel_log" -C "$build" --suite kernel
 tests/kernel/vm.sh stop "$build/tests/kernel" || true
 tt_lap "kernel (Debian 12)"
 
-# The Debian 13 root (tests/dist/root.sh, debootstrap and apt, about 4
-# minutes the first time, cached after that) is made in the background
-# while the memory checkers and the package test run: after the kernel
-# tier, whose timing-sensitive scenarios would feel the load.
-mkdir -p "$dist_logs"
-rm -f "$dist_logs"/test-output-*.txt
-start_bg "$dist_logs/root.txt" tests/dist/root.sh "$dist_suite" \
-  "${XDG_CACHE_HOME:-$HOME/.cache}/fgrab/dist"
-dist_root_pid=$BG_PID
+# The other distributions' roots (tests/dist/root.sh: debootstrap and
+# apt, about 5 minutes each the first time, cached after that) are made
+# in the background, one after the other, while the memory checkers and
+# the package test run: after the kernel tier, whose timing-sensitive
+# scenarios would feel the load.
+make_roots () {
+  local suite st=0
+  for suite in "${dist_suites[@]}"; do
+    t0=$SECONDS
+    tests/dist/root.sh "$suite" "${XDG_CACHE_HOME:-$HOME/.cache}/fgrab/dist" \
+      >"$build-$suite/root.txt" 2>&1 || { st=1; echo failed >"$build-$suite/root.failed"; }
+    echo $((SECONDS - t0)) >"$build-$suite/root.txt.dt"
+  done
+  return "$st"
+}
+for suite in "${dist_suites[@]}"; do
+  mkdir -p "$build-$suite"
+  rm -f "$build-$suite"/test-output-*.txt "$build-$suite/root.failed"
+done
+make_roots &
+dist_roots_pid=$!
 
 # The tests that run in-process against the fake device, which both
 # memory checkers can see whole: meson's suite "memcheck" (a second label
@@ -201,36 +216,51 @@ if ! tests/pkg/run.sh --build-dir "$build" 2>&1 | tee "$build/test-output-pkg.tx
 fi
 tt_lap "package"
 
-# Debian 13: the unit tier (beside the fuzzer), then every kernel
-# scenario (named trixie/<group>) in its root.  A root that could not be
-# made, a build that failed there or a log without a meson summary is a
-# failure.
-if finish_bg "$dist_root_pid" "$dist_logs/root.txt"; then
-  tt_lap "wait for the Debian 13 root"
-  tt_add "Debian 13 root (background)" "$(bg_time "$dist_logs/root.txt")"
-  tests/dist/run.sh --log-dir "$dist_logs" --only unit "$dist_suite" || status=1
-  tt_lap "Debian 13 build and unit"
-else
-  echo "test.sh: the $dist_suite root could not be made (log above)" >&2
-fi
+# The other distributions: each one's unit tier (the first beside the
+# fuzzer), then its kernel groups (tests/kernel/meson.build says which),
+# named SUITE/<group>, in its root.  A root that could not be made, a
+# build that failed there or a log without a meson summary is a failure.
+wait "$dist_roots_pid" || true
+tt_lap "wait for the distributions' roots"
+for suite in "${dist_suites[@]}"; do
+  logs=$build-$suite
+  cat "$logs/root.txt"
+  tt_add "${dist_name[$suite]} root (background)" "$(bg_time "$logs/root.txt")"
+  if [ -f "$logs/root.failed" ]; then
+    echo "test.sh: the $suite root could not be made (log above)" >&2
+    continue
+  fi
+  tests/dist/run.sh --log-dir "$logs" --only unit "$suite" || status=1
+  tt_lap "${dist_name[$suite]} build and unit"
+  if [ -n "${fuzz_pid:-}" ]; then
+    finish_bg "$fuzz_pid" "$sanitize_build/test-output-fuzz.txt" || status=1
+    tt_lap "wait for the fuzzer"
+    tt_add "fuzzer (background)" "$(bg_time "$sanitize_build/test-output-fuzz.txt")"
+    fuzz_pid=
+  fi
+  if [ -f "$logs/test-output-$suite-unit.txt" ]; then
+    tests/dist/run.sh --log-dir "$logs" --only kernel "$suite" || status=1
+    tt_lap "kernel (${dist_name[$suite]})"
+  fi
+done
 if [ -n "${fuzz_pid:-}" ]; then
   finish_bg "$fuzz_pid" "$sanitize_build/test-output-fuzz.txt" || status=1
   tt_lap "wait for the fuzzer"
   tt_add "fuzzer (background)" "$(bg_time "$sanitize_build/test-output-fuzz.txt")"
 fi
-if [ -f "$dist_logs/test-output-$dist_suite-unit.txt" ]; then
-  tests/dist/run.sh --log-dir "$dist_logs" --only kernel "$dist_suite" || status=1
-  tt_lap "kernel (Debian 13)"
-fi
-for tier in unit selftest kernel; do
-  log=$dist_logs/test-output-$dist_suite-$tier.txt
-  if [ -f "$log" ] && grep -q '^Ok:' "$log"; then
-    outputs+=("$log")
-  else
-    echo "test.sh: the $dist_suite $tier tier did not run (no summary in $log)" >&2
-    build_failures=$((build_failures + 1))
-    status=1
-  fi
+kernel_cols=()
+for suite in "${dist_suites[@]}"; do
+  for tier in unit selftest kernel; do
+    log=$build-$suite/test-output-$suite-$tier.txt
+    if [ -f "$log" ] && grep -q '^Ok:' "$log"; then
+      outputs+=("$log")
+    else
+      echo "test.sh: the $suite $tier tier did not run (no summary in $log)" >&2
+      build_failures=$((build_failures + 1))
+      status=1
+    fi
+  done
+  kernel_cols+=("$suite=$build-$suite/test-output-$suite-kernel.txt")
 done
 
 # Totals from meson's summaries, over every run.
@@ -273,7 +303,7 @@ failed_tests () {
   { grep -h '^not ok ' "${outputs[@]}" 2>/dev/null || true; } | sed 's/^/  /'
 }
 # shellcheck source=/dev/null
-tt_print "$(. /etc/os-release && echo "${VERSION_CODENAME:-host}")=$kernel_log" "$dist_suite=$dist_logs/test-output-$dist_suite-kernel.txt"
+tt_print "$(. /etc/os-release && echo "${VERSION_CODENAME:-host}")=$kernel_log" "${kernel_cols[@]}"
 if [ "$failed" -gt 0 ]; then
   echo "failed:"
   failed_tests

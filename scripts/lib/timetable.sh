@@ -26,11 +26,12 @@ tt_lap() {
 }
 
 # tt_groups LOG: "group seconds" for each kernel test in a meson log
-# ("3/24 fgrab:kernel+kernel-bookworm / bookworm/sink-vivid OK 45.12s";
-# failed and timed-out groups too).
+# ("3/24 fgrab:kernel+kernel-bookworm / bookworm/sink-vivid OK 45.12s",
+# meson 1.8 and later "3/24 kernel+kernel-forky - fgrab:forky/sink-vivid
+# OK 45.12s"; failed and timed-out groups too).
 tt_groups() {
 	[ -f "$1" ] || return 0
-	awk '$1 ~ /^[0-9]+\/[0-9]+$/ && $2 ~ /:kernel/ && $6 ~ /^[0-9.]+s$/ {
+	awk '$1 ~ /^[0-9]+\/[0-9]+$/ && $2 ~ /(^|:)kernel/ && $6 ~ /^[0-9.]+s$/ {
 		n = $4; sub(/.*\//, "", n); t = $6; sub(/s$/, "", t); print n, t }' "$1"
 }
 
