@@ -90,10 +90,12 @@ expect_device() {
 		fail "$tag: launch line '$b_launch' does not make $elem"
 	fi
 	# the defaults are /dev/video0 (fgrabsrc) and /dev/video1 (fgrabsink):
-	# gst-device-monitor only prints properties that differ from them
+	# gst-device-monitor only prints properties that differ from them,
+	# GStreamer 1.28's quoted (device='/dev/video11')
 	local dflt=/dev/video0
 	[ "$elem" = fgrabsink ] && dflt=/dev/video1
-	if [ "$path" = "$dflt" ] || [[ $b_launch == *"device=$path"* ]]; then
+	if [ "$path" = "$dflt" ] || [[ $b_launch == *"device=$path"* ]] ||
+		[[ $b_launch == *"device='$path'"* ]]; then
 		pass "$tag: element's device is $path"
 	else
 		fail "$tag: launch line '$b_launch' does not set device=$path"
