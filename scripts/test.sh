@@ -64,13 +64,16 @@ outputs=()
 status=0
 build_failures=0
 
-# run_tests LOG ARGS...: one meson test run, its summary kept in LOG.
+# run_tests LOG ARGS...: one meson test run, its summary kept in LOG;
+# meson's own full log (every test's output, TAP lines too) goes to
+# meson-logs/testlog-<LOG's name>.txt, so that the next run does not
+# overwrite what a failed test printed.
 run_tests () {
   local log=$1 st
   shift
   outputs+=("$log")
   set +e
-  meson test "$@" --print-errorlogs 2>&1 | tee "$log"
+  meson test "$@" --print-errorlogs --logbase "testlog-$(basename "$log" .txt)" 2>&1 | tee "$log"
   st=${PIPESTATUS[0]}
   set -e
   if [ "$st" != 0 ]; then status=1; fi
