@@ -665,6 +665,9 @@ G_GNUC_INTERNAL int fake_v4l2_ioctl (int fd, unsigned long request, void *arg,
 /* vb2_queue_error() (TRUE) or the queue's release (FALSE). */
 G_GNUC_INTERNAL void fake_v4l2_set_queue_error (FakeV4l2Device * dev,
     gboolean error);
+/* Before poll(): asking @events of @ffd starts a vb2 queue's read()
+ * emulation, owned by @ffd (called with the lock held). */
+G_GNUC_INTERNAL void fake_v4l2_vb2_poll_start (FakeFd * ffd, short events);
 /* After poll() returned @ret: a vb2 queue in error polls POLLERR (not
  * POLLIN); returns @ret. */
 G_GNUC_INTERNAL int fake_v4l2_poll_queue_errors (struct pollfd *fds,
