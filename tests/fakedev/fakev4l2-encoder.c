@@ -17,17 +17,19 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* An MPEG encoder card (ivtv, cx18): its encoder commands and stalls.
+/* An MPEG encoder card (ivtv, cx18, hdpvr): its encoder commands and
+ * stalls.
  * The stream it encodes is fakev4l2-mpegstream.c's, its raw HM12 frames
  * fakev4l2-hm12.c's.
  *
  * The kernel's rules (drivers/media/pci/ivtv/ivtv-fileops.c,
- * ivtv-ioctl.c, ivtv-streams.c; cx18-fileops.c and cx18-ioctl.c do the
- * same): read() and poll() start the capture; VIDIOC_ENCODER_CMD STOP
- * asks the firmware to stop at the end of the GOP (stopmode 0) or now
- * (1), and read() hands out what was captured until then and returns 0
- * (end of stream) once the queues are empty, which also releases the
- * stream, so the next read() starts a new capture. */
+ * ivtv-ioctl.c, ivtv-streams.c): read() and poll() start the capture;
+ * VIDIOC_ENCODER_CMD STOP asks the firmware to stop at the end of the GOP
+ * (stopmode 0) or now (1), and read() hands out what was captured until
+ * then and returns 0 (end of stream) once the queues are empty, which
+ * also releases the stream, so the next read() starts a new capture.
+ * cx18 (cx18-fileops.c, cx18-ioctl.c, cx18-streams.c) claims and starts
+ * as ivtv does but stops at once, STOP_AT_GOP_END or not. */
 
 #include <errno.h>
 #include <string.h>
@@ -73,12 +75,13 @@ fake_v4l2_encoder_start (FakeV4l2Device * dev, FakeFd * ffd)
 /* ---------------------------------------------------------------------- */
 /* The stream's owner and its end (ivtv_claim_stream, ivtv_release_stream) */
 
-/* ivtv_claim_stream(): the first fd that starts a capture holds the
- * stream until it is released; hdpvr lets every fd read. */
+/* ivtv_claim_stream(), cx18_claim_stream(): the first fd that starts a
+ * capture holds the stream until it is released; hdpvr lets every fd
+ * read. */
 static gboolean
 claimed_by_other (FakeV4l2Device * dev, FakeFd * ffd)
 {
-  return dev->enc_driver == FAKE_V4L2_ENCODER_IVTV && dev->streaming &&
+  return dev->enc_driver != FAKE_V4L2_ENCODER_HDPVR && dev->streaming &&
       (ffd == NULL || !ffd->streaming);
 }
 
@@ -110,7 +113,9 @@ at_end_of_stream (FakeV4l2Device * dev)
       dev->stream_pos >= dev->enc_eos_at;
 }
 
-/* ivtv_v4l2_enc_poll()'s POLLHUP; hdpvr's poll has none */
+/* ivtv_v4l2_enc_poll()'s POLLHUP; hdpvr's poll has none, and cx18's
+ * (cx18_v4l2_enc_poll: CX18_F_S_STREAMOFF, which cx18 never sets) never
+ * comes */
 static gboolean
 hung_up (FakeV4l2Device * dev)
 {
@@ -246,7 +251,8 @@ fake_v4l2_encoder_poll_begin (const struct pollfd *fds, nfds_t n)
     if (ffd == NULL)
       continue;
     if ((fds[i].events & (POLLIN | POLLRDNORM)) &&
-        ffd->dev->enc_state == FAKE_ENC_IDLE) {
+        ffd->dev->enc_state == FAKE_ENC_IDLE &&
+        !claimed_by_other (ffd->dev, ffd)) {
       fake_v4l2_encoder_wait_idle (ffd->dev);
       fake_v4l2_encoder_start (ffd->dev, ffd);
       fake_v4l2_sync_readiness (ffd->dev);
@@ -361,6 +367,36 @@ ivtv_stop (FakeV4l2Device * dev, gboolean gop_end)
   return 0;
 }
 
+/* cx18_stop_capture(), cx18_stop_v4l2_encode_stream(): the capture stops
+ * at once ("ignoring gop_end: not (yet?) supported by the firmware") and
+ * the ioctl does not wait; with STOP_AT_GOP_END the fd keeps the stream
+ * (CX18_F_S_CLAIMED) without an end of stream (CX18_F_S_STREAMOFF is
+ * never set), so its next read() or poll() starts a new capture
+ * (cx18_start_capture), from the stream's first pack. */
+static int
+cx18_stop (FakeV4l2Device * dev, gboolean gop_end)
+{
+  guint64 left = fake_v4l2_stream_available (dev);
+
+  if (!gop_end) {
+    if (dev->enc_state != FAKE_ENC_IDLE)
+      dev->enc_flushes++;
+    release_stream (dev);
+    return 0;
+  }
+  if (dev->enc_state == FAKE_ENC_IDLE)
+    return 0;
+  /* a read() asleep in cx18_get_mdl() wakes to end of stream */
+  dev->enc_flushes++;
+  if (left != G_MAXUINT64)
+    fake_v4l2_stream_consume (dev, left);
+  fake_v4l2_encoder_reset (dev);
+  dev->stream_pos = 0;
+  dev->unit_left = 0;
+  dev->enc_after_stop = 0;
+  return 0;
+}
+
 static int
 ivtv_encoder_cmd (FakeV4l2Device * dev, struct v4l2_encoder_cmd *ec,
     gboolean try)
@@ -381,6 +417,8 @@ ivtv_encoder_cmd (FakeV4l2Device * dev, struct v4l2_encoder_cmd *ec,
       ec->flags &= V4L2_ENC_CMD_STOP_AT_GOP_END;
       if (try)
         return 0;
+      if (dev->enc_driver == FAKE_V4L2_ENCODER_CX18)
+        return cx18_stop (dev, ec->flags & V4L2_ENC_CMD_STOP_AT_GOP_END);
       return ivtv_stop (dev, ec->flags & V4L2_ENC_CMD_STOP_AT_GOP_END);
     case V4L2_ENC_CMD_PAUSE:
     case V4L2_ENC_CMD_RESUME:
@@ -465,9 +503,21 @@ void
 fake_v4l2_device_set_encoder_driver (FakeV4l2Device * dev,
     FakeV4l2EncoderDriver driver)
 {
+  static const gchar *const names[][2] = {
+    [FAKE_V4L2_ENCODER_IVTV] = {"ivtv", "Hauppauge WinTV PVR-150"},
+    [FAKE_V4L2_ENCODER_HDPVR] = {"hdpvr", "Hauppauge HD PVR"},
+    [FAKE_V4L2_ENCODER_CX18] = {"cx18", "Hauppauge HVR-1600"},
+  };
+
   g_return_if_fail (dev != NULL);
+  g_return_if_fail (driver < G_N_ELEMENTS (names));
   g_mutex_lock (&fake_v4l2_lock);
   dev->enc_driver = driver;
+  /* QUERYCAP names the driver, as the card's does */
+  g_free (dev->driver);
+  dev->driver = g_strdup (names[driver][0]);
+  g_free (dev->card);
+  dev->card = g_strdup (names[driver][1]);
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

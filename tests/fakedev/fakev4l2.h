@@ -795,7 +795,8 @@ guint64 fake_v4l2_device_get_refused_writes (FakeV4l2Device * dev);
 /* MPEG encoder cards (fakev4l2-encoder.c).
  *
  * An ivtv/cx18 encoder node: capture, READWRITE only (no streaming
- * ioctls), driver "cx18", V4L2_PIX_FMT_MPEG only at 720x480, field
+ * ioctls), driver "ivtv" (fake_v4l2_device_set_encoder_driver() names
+ * another), V4L2_PIX_FMT_MPEG only at 720x480, field
  * INTERLACED, no ENUM_FRAMESIZES, no TIMEPERFRAME in G_PARM (sizeimage
  * the fake's 256 KiB for MPEG; ivtv says 128 KiB), content ENCODER, the
  * codec controls of
@@ -871,7 +872,7 @@ guint fake_v4l2_device_get_encoder_cmd_count (FakeV4l2Device * dev,
 /* Whose encoder commands and stream rules an encoder node follows. */
 typedef enum
 {
-  /* ivtv (cx18 alike): see fake_v4l2_device_set_encoder_commands() */
+  /* ivtv: see fake_v4l2_device_set_encoder_commands() */
   FAKE_V4L2_ENCODER_IVTV,
   /* hdpvr (usb/hdpvr/hdpvr-video.c vidioc_encoder_cmd,
    * vidioc_try_encoder_cmd, hdpvr_read, hdpvr_poll): START and STOP
@@ -880,7 +881,20 @@ typedef enum
    * at once, and the next read() starts streaming again: the stream
    * never ends with a read() of 0; every fd reads the one stream. */
   FAKE_V4L2_ENCODER_HDPVR,
+  /* cx18 (pci/cx18/cx18-ioctl.c cx18_encoder_cmd, cx18_try_encoder_cmd;
+   * cx18-fileops.c cx18_stop_capture, cx18_start_capture, cx18_read,
+   * cx18_v4l2_enc_poll; cx18-streams.c cx18_stop_v4l2_encode_stream):
+   * as ivtv (TRY keeps STOP_AT_GOP_END; the stream is the first fd's),
+   * but STOP stops at once and does not wait, STOP_AT_GOP_END or not.
+   * With it the fd keeps the stream and a read() asleep returns 0, but
+   * there is no end of stream: the next read() or poll() for POLLIN
+   * starts a new capture from the stream's byte 0, and poll() never
+   * answers POLLHUP.  Without it the stream is released, as on ivtv. */
+  FAKE_V4L2_ENCODER_CX18,
 } FakeV4l2EncoderDriver;
+/* Also sets QUERYCAP's driver and card to the driver's: "ivtv"
+ * ("Hauppauge WinTV PVR-150"), "hdpvr" ("Hauppauge HD PVR"), "cx18"
+ * ("Hauppauge HVR-1600"). */
 void fake_v4l2_device_set_encoder_driver (FakeV4l2Device * dev,
     FakeV4l2EncoderDriver driver);
 /* Captures started (by a read() or by START) since the device was made. */

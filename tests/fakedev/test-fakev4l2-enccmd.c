@@ -25,7 +25,8 @@
  * ivtv_claim_stream, ivtv_v4l2_enc_poll), ivtv-ioctl.c
  * (ivtv_encoder_cmd), ivtv-streams.c (ivtv_stop_v4l2_encode_stream), and
  * drivers/media/usb/hdpvr/hdpvr-video.c (vidioc_encoder_cmd,
- * vidioc_try_encoder_cmd, hdpvr_read). */
+ * vidioc_try_encoder_cmd, hdpvr_read), drivers/media/pci/cx18/
+ * cx18-ioctl.c, cx18-fileops.c and cx18-streams.c. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -462,6 +463,54 @@ test_hdpvr (void)
   fake_v4l2_reset ();
 }
 
+/* cx18 (cx18_try_encoder_cmd, cx18_encoder_cmd, cx18_stop_capture,
+ * cx18_stop_v4l2_encode_stream, cx18_start_capture, cx18_v4l2_enc_poll):
+ * TRY keeps STOP_AT_GOP_END, but the STOP neither waits nor ends the
+ * stream: the fd keeps it (another fd's read() is EBUSY) and its next
+ * poll() starts a new capture, from the stream's first byte; no POLLHUP,
+ * no read() of 0.  PAUSE after it is EPERM, as on ivtv. */
+static void
+test_cx18 (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  struct v4l2_capability cap;
+  guint32 flags;
+  guint8 buf[100];
+  gint64 took;
+  int fd, fd2;
+
+  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_CX18);
+  fd = open_dev (O_RDWR | O_NONBLOCK);
+  fd2 = open_dev (O_RDWR | O_NONBLOCK);
+  memset (&cap, 0, sizeof (cap));
+  g_assert_cmpint (ioctl (fd, VIDIOC_QUERYCAP, &cap), ==, 0);
+  g_assert_cmpstr ((const char *) cap.driver, ==, "cx18");
+  g_assert_cmpint (try_encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, V4L2_ENC_CMD_STOP_AT_GOP_END);
+
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  took = g_get_monotonic_time ();
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, &flags), ==, 0);
+  took = g_get_monotonic_time () - took;
+  g_assert_cmpint (took, <, 50 * MS);
+  g_assert_cmpuint (flags, ==, V4L2_ENC_CMD_STOP_AT_GOP_END);
+  assert_cmd_fails (fd, V4L2_ENC_CMD_PAUSE, 0, EPERM);
+  errno = 0;
+  g_assert_cmpint (read (fd2, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+  g_assert_cmpint (poll_events (fd, POLLIN, 1000), ==, POLLIN);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 2);
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  /* without STOP_AT_GOP_END the stream is released */
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP, 0, NULL), ==, 0);
+  read_stream_exactly (fd2, 0, buf, sizeof (buf), 4096);
+  close (fd);
+  close (fd2);
+  fake_v4l2_reset ();
+}
+
 /* A node without encoder commands (pvrusb2: pvr2_ioctl_ops has none). */
 static void
 test_no_commands (void)
@@ -495,6 +544,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2-enccmd/stream-has-one-owner",
       test_stream_has_one_owner);
   g_test_add_func ("/fakev4l2-enccmd/hdpvr", test_hdpvr);
+  g_test_add_func ("/fakev4l2-enccmd/cx18", test_cx18);
   g_test_add_func ("/fakev4l2-enccmd/no-commands", test_no_commands);
   return g_test_run ();
 }

@@ -391,12 +391,11 @@ GST_START_TEST (test_eos_without_encoder_commands)
 
 GST_END_TEST;
 
-/* hdpvr takes STOP but clears STOP_AT_GOP_END (vidioc_try_encoder_cmd,
- * vidioc_encoder_cmd: flags 0), stops at once, and its next read()
- * streams again (hdpvr_read): there is no end of stream to drain to, so
- * the EOS goes out at once, without a STOP and without the drain guard's
- * warning 5 s later. */
-GST_START_TEST (test_eos_on_a_card_without_gop_end_stop)
+/* An EOS on a card whose STOP does not end the stream at a GOP end
+ * (@driver): it goes out at once, without a STOP and without the drain
+ * guard's warning 5 s later. */
+static void
+check_eos_without_a_drain (FakeV4l2EncoderDriver driver)
 {
   FakeV4l2Device *dev;
   GstHarness *h = encoder_harness (&dev, FALSE, 0);
@@ -405,7 +404,7 @@ GST_START_TEST (test_eos_on_a_card_without_gop_end_stop)
   gchar *text = NULL;
   gint64 took;
 
-  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_HDPVR);
+  fake_v4l2_device_set_encoder_driver (dev, driver);
   gst_harness_play (h);
   while (gst_harness_buffers_received (h) == 0)
     g_usleep (1000);
@@ -419,9 +418,30 @@ GST_START_TEST (test_eos_on_a_card_without_gop_end_stop)
       "warning: %s", text);
   fail_unless_equals_int (fake_v4l2_device_get_encoder_cmd_count (dev,
           V4L2_ENC_CMD_STOP), 0);
+  fail_unless_equals_int (fake_v4l2_device_get_encoder_starts (dev), 1);
   fgrab_check_harness_bus_free (h, bus);
   fgrab_check_harness_teardown (h);
   g_byte_array_free (rec, TRUE);
+}
+
+/* hdpvr takes STOP but clears STOP_AT_GOP_END (vidioc_try_encoder_cmd,
+ * vidioc_encoder_cmd: flags 0), stops at once, and its next read()
+ * streams again (hdpvr_read): there is no end of stream to drain to. */
+GST_START_TEST (test_eos_on_a_card_without_gop_end_stop)
+{
+  check_eos_without_a_drain (FAKE_V4L2_ENCODER_HDPVR);
+}
+
+GST_END_TEST;
+
+/* cx18 keeps STOP_AT_GOP_END in TRY but ignores it
+ * (cx18_stop_v4l2_encode_stream: "ignoring gop_end"): its STOP stops at
+ * once and ends no stream, so the next read() or poll() starts a new
+ * capture (cx18_start_capture), which a drain read on until its guard,
+ * with a second stream in the recording. */
+GST_START_TEST (test_eos_on_cx18_does_not_drain)
+{
+  check_eos_without_a_drain (FAKE_V4L2_ENCODER_CX18);
 }
 
 GST_END_TEST;
@@ -803,6 +823,7 @@ fgrabencoder_suite (void)
   tcase_add_test (tc, test_eos_drain_ends_at_the_pollhup);
   tcase_add_test (tc, test_eos_without_encoder_commands);
   tcase_add_test (tc, test_eos_on_a_card_without_gop_end_stop);
+  tcase_add_test (tc, test_eos_on_cx18_does_not_drain);
   tcase_add_test (tc, test_state_change_during_the_stop_ioctl);
   tcase_add_test (tc, test_card_captured_by_another_program_is_an_error);
   tcase_add_test (tc, test_eos_drain_of_a_stalled_encoder_ends);
