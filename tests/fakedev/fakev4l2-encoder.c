@@ -138,14 +138,13 @@ fake_v4l2_encoder_ready (FakeV4l2Device * dev)
   for (l = dev->fds; l; l = l->next)
     if (flushed_under (dev, l->data))
       return TRUE;
-  /* the rest of a stopped capture is all there (unless a stall holds it
-   * back), then POLLHUP */
-  if (at_end_of_stream (dev))
+  /* the rest of a stopped capture is all there, then POLLHUP: the end of
+   * stream interrupt that ended the STOP came after the card's last DMA,
+   * so a stall since holds nothing back */
+  if (dev->enc_state == FAKE_ENC_STOPPING)
     return TRUE;
   if (dev->stalled)
     return FALSE;
-  if (dev->enc_state == FAKE_ENC_STOPPING)
-    return TRUE;
   if (dev->enc_paused)
     return dev->enc_pause_left > 0;
   return fake_v4l2_stream_available (dev) > 0;
@@ -160,8 +159,6 @@ fake_v4l2_encoder_read (FakeV4l2Device * dev, FakeFd * ffd, guint8 * out,
 {
   gsize n;
 
-  /* ivtv_v4l2_read() takes serialize_lock, which a STOP holds */
-  fake_v4l2_encoder_wait_idle (dev);
   if (ffd->enc_blocked) {
     gboolean flushed = flushed_under (dev, ffd);
 
@@ -182,7 +179,7 @@ fake_v4l2_encoder_read (FakeV4l2Device * dev, FakeFd * ffd, guint8 * out,
     release_stream (dev);
     return 0;
   }
-  if (dev->enc_state == FAKE_ENC_STOPPING && !dev->stalled) {
+  if (dev->enc_state == FAKE_ENC_STOPPING) {
     /* ivtv_read() fills the whole count from the buffers ready */
     n = MIN (count, dev->enc_eos_at - dev->stream_pos);
     dev->enc_after_stop += n;
@@ -323,8 +320,8 @@ sleep_in_ioctl (FakeV4l2Device * dev, gint64 us)
 
 /* How long the firmware takes to reach the end of the GOP: the frames
  * left in it at the encoder's rate (30000/1001 up to 480 lines, else
- * 25), or the driver's bound when no end of stream comes (paused).  A
- * stall holds back what the card delivers, not what it encodes. */
+ * 25), or the driver's bound when no end of stream interrupt comes
+ * (paused; stalled: a card that delivers nothing raises none either). */
 static gint64
 eos_wait_us (FakeV4l2Device * dev, guint64 eos_at)
 {
@@ -334,7 +331,7 @@ eos_wait_us (FakeV4l2Device * dev, guint64 eos_at)
       G_TIME_SPAN_SECOND / 25;
   guint64 frames = (eos_at - dev->stream_pos + frame_len - 1) / frame_len;
 
-  if (dev->enc_paused)
+  if (dev->enc_paused || dev->stalled)
     return EOS_WAIT_MAX_US;
   return MIN ((gint64) frames * period, EOS_WAIT_MAX_US);
 }
@@ -347,8 +344,12 @@ ivtv_stop (FakeV4l2Device * dev, gboolean gop_end)
 
   if (dev->enc_state == FAKE_ENC_CAPTURING) {
     dev->enc_after_stop = 0;
-    /* paused, the firmware has no GOP to finish */
-    if (gop_end && !dev->enc_paused)
+    /* paused, the firmware has no GOP to finish; stalled, no end of
+     * stream comes, and after 2 s ivtv ends the stream with what the card
+     * delivered (the fake's stall delivered nothing past stream_pos).  A
+     * stall that begins or ends while the ioctl waits is taken as it was
+     * when the STOP came. */
+    if (gop_end && !dev->enc_paused && !dev->stalled)
       eos_at = (dev->stream_pos + gop_len - 1) / gop_len * gop_len;
     sleep_in_ioctl (dev, STOP_SETTLE_US + (gop_end ? eos_wait_us (dev,
                 eos_at) : 0));

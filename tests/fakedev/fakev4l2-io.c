@@ -555,6 +555,10 @@ again:
   if (err != 0)
     goto fail;
   dev = ffd->dev;
+  /* ivtv_v4l2_read() takes serialize_lock first, which a STOP holds:
+   * what the read finds (an error too) is what is there after it */
+  if (dev->content == FAKE_V4L2_CONTENT_ENCODER)
+    fake_v4l2_encoder_wait_idle (dev);
   if (dev->output || !(fake_v4l2_node_caps (dev) & V4L2_CAP_READWRITE)) {
     err = EINVAL;
     goto fail;

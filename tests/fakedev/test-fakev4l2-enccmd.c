@@ -463,6 +463,49 @@ test_hdpvr (void)
   fake_v4l2_reset ();
 }
 
+/* A card that delivers nothing (stalled) raises no end of stream
+ * interrupt: ivtv_stop_v4l2_encode_stream stops waiting for it after
+ * 2000 ms, then 100 ms, and the stream ends with what was delivered
+ * (IVTV_F_S_STREAMOFF): POLLHUP and a read() of 0 at once, stall or not.
+ * A stall after a STOP that got its end of stream holds nothing back:
+ * the rest is in the driver's buffers. */
+static void
+test_stop_at_gop_end_on_a_stalled_card (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  guint8 buf[5000];
+  gint64 took;
+  int fd;
+
+  fd = open_dev (O_RDWR | O_NONBLOCK);
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  fake_v4l2_device_stall (dev, TRUE);
+  took = g_get_monotonic_time ();
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  took = g_get_monotonic_time () - took;
+  g_assert_cmpint (took, >=, 2100 * MS);
+  g_assert_cmpint (took, <, 2100 * MS + 500 * MS);
+  g_assert_cmpint (poll_events (fd, POLLIN, 10000), ==, POLLHUP);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_bytes_after_stop (dev), ==, 0);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+  fake_v4l2_device_stall (dev, FALSE);
+
+  /* a new capture stops at its GOP's end, and then stalls */
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  fake_v4l2_device_stall (dev, TRUE);
+  g_assert_cmpint (poll_events (fd, POLLIN, 10000), ==, POLLIN);
+  g_assert_cmpuint (read_to_eos (fd), ==, gop - sizeof (buf));
+  g_assert_true (fake_v4l2_device_get_ended_on_gop (dev));
+  fake_v4l2_device_stall (dev, FALSE);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
 /* cx18 (cx18_try_encoder_cmd, cx18_encoder_cmd, cx18_stop_capture,
  * cx18_stop_v4l2_encode_stream, cx18_start_capture, cx18_v4l2_enc_poll):
  * TRY keeps STOP_AT_GOP_END, but the STOP neither waits nor ends the
@@ -543,6 +586,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2-enccmd/pause-resume", test_pause_resume);
   g_test_add_func ("/fakev4l2-enccmd/stream-has-one-owner",
       test_stream_has_one_owner);
+  g_test_add_func ("/fakev4l2-enccmd/stop-at-gop-end-stalled",
+      test_stop_at_gop_end_on_a_stalled_card);
   g_test_add_func ("/fakev4l2-enccmd/hdpvr", test_hdpvr);
   g_test_add_func ("/fakev4l2-enccmd/cx18", test_cx18);
   g_test_add_func ("/fakev4l2-enccmd/no-commands", test_no_commands);
