@@ -373,7 +373,9 @@ ivtv_stop (FakeV4l2Device * dev, gboolean gop_end)
  * the ioctl does not wait; with STOP_AT_GOP_END the fd keeps the stream
  * (CX18_F_S_CLAIMED) without an end of stream (CX18_F_S_STREAMOFF is
  * never set), so its next read() or poll() starts a new capture
- * (cx18_start_capture), from the stream's first pack. */
+ * (cx18_start_capture), from the stream's first pack; what the card had
+ * delivered is dropped then (cx18_start_v4l2_encode_stream,
+ * cx18_stream_configure_mdls: cx18_unload_queues). */
 static int
 cx18_stop (FakeV4l2Device * dev, gboolean gop_end)
 {
