@@ -50,7 +50,8 @@ typedef enum
   /* A new frame is always ready: frames 0, 1, 2, ... as fast as they are read. */
   FAKE_V4L2_FRAMES_IMMEDIATE,
   /* Frames become ready at the device's current timeperframe, on a real
-   * clock, from the first read() or poll wake-up on, and wait in the
+   * clock, from the first read() on (on a FAKE_V4L2_READ_VB2 node also
+   * from the first poll() or ppoll() for POLLIN), and wait in the
    * driver's own buffers (fake_v4l2_device_set_queue_buffers, not
    * readbuffers).  A late reader loses frames as the read model's driver
    * does: FAKE_V4L2_READ_VB2 keeps the oldest and skips new frames while
@@ -628,7 +629,9 @@ typedef enum
    * never crossing into the next buffer, and the rest of the buffer comes
    * with the next read() (the only partial read vb2 makes: it never stops
    * short for a signal).  A buffer with payload 0 reads 0 bytes, once.
-   * The queue belongs to the fd whose read() started it: another fd's
+   * The queue belongs to the fd whose read() started it, or whose poll()
+   * or ppoll() for POLLIN or POLLRDNORM did (vb2_fop_poll; one for
+   * POLLPRI alone starts nothing): another fd's
    * read() fails with EBUSY (vb2_fop_read) until the owner's close
    * releases the queue (_vb2_fop_release); the next read(), on any fd,
    * starts a new stream from frame 0.  An injected EIO is
