@@ -163,8 +163,14 @@ fake_v4l2_encoder_read (FakeV4l2Device * dev, FakeFd * ffd, guint8 * out,
     gboolean flushed = flushed_under (dev, ffd);
 
     ffd->enc_blocked = FALSE;
-    if (flushed)
+    if (flushed) {
+      /* cx18_read(): the end of stream releases the stream cx18's STOP
+       * at GOP end left claimed (ivtv's and cx18's STOP without it
+       * released it already) */
+      if (dev->enc_state == FAKE_ENC_IDLE && ffd->streaming)
+        release_stream (dev);
       return 0;
+    }
   }
   /* ivtv_start_capture(): ivtv_claim_stream() comes first */
   if (claimed_by_other (dev, ffd)) {

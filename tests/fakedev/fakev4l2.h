@@ -889,8 +889,8 @@ typedef enum
    * cx18_v4l2_enc_poll; cx18-streams.c cx18_stop_v4l2_encode_stream):
    * as ivtv (TRY keeps STOP_AT_GOP_END; the stream is the first fd's),
    * but STOP stops at once and does not wait, STOP_AT_GOP_END or not.
-   * With it the fd keeps the stream and a read() asleep returns 0, but
-   * there is no end of stream: the next read() or poll() for POLLIN
+   * With it the fd keeps the stream (a read() asleep returns 0 and
+   * releases it), but there is no end of stream: the next read() or poll() for POLLIN
    * starts a new capture from the stream's byte 0, and poll() never
    * answers POLLHUP.  Without it the stream is released, as on ivtv. */
   FAKE_V4L2_ENCODER_CX18,

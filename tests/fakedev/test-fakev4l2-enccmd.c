@@ -554,6 +554,49 @@ test_cx18 (void)
   fake_v4l2_reset ();
 }
 
+static gpointer
+read_in_thread (gpointer data)
+{
+  guint8 buf[100];
+
+  return GSIZE_TO_POINTER (read (GPOINTER_TO_INT (data), buf, sizeof (buf)));
+}
+
+/* cx18_get_mdl(), cx18_read(): a read() asleep when cx18's STOP at GOP
+ * end comes wakes to end of stream (0), which releases the stream: then
+ * another fd may capture. */
+static void
+test_cx18_read_asleep_at_stop (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  guint8 buf[100];
+  GThread *t;
+  int fd, fd2;
+
+  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_CX18);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
+  fd = open_dev (O_RDWR);
+  fd2 = open_dev (O_RDWR | O_NONBLOCK);
+  /* one frame of 100 bytes, then nothing more comes: a read() sleeps */
+  fake_v4l2_device_set_stream_chunk (dev, sizeof (buf));
+  fake_v4l2_device_release_frames (dev, 1);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, sizeof (buf));
+  t = g_thread_new ("read", read_in_thread, GINT_TO_POINTER (fd));
+  g_usleep (100 * 1000);
+  g_assert_cmpint (encoder_cmd (fd2, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  g_assert_cmpint (GPOINTER_TO_SIZE (g_thread_join (t)), ==, 0);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+  /* fd2's read() starts a capture of its own: no frame yet, not EBUSY */
+  errno = 0;
+  g_assert_cmpint (read (fd2, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 2);
+  close (fd);
+  close (fd2);
+  fake_v4l2_reset ();
+}
+
 /* A node without encoder commands (pvrusb2: pvr2_ioctl_ops has none). */
 static void
 test_no_commands (void)
@@ -590,6 +633,8 @@ main (int argc, char **argv)
       test_stop_at_gop_end_on_a_stalled_card);
   g_test_add_func ("/fakev4l2-enccmd/hdpvr", test_hdpvr);
   g_test_add_func ("/fakev4l2-enccmd/cx18", test_cx18);
+  g_test_add_func ("/fakev4l2-enccmd/cx18-read-asleep-at-stop",
+      test_cx18_read_asleep_at_stop);
   g_test_add_func ("/fakev4l2-enccmd/no-commands", test_no_commands);
   return g_test_run ();
 }
