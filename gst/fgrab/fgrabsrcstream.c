@@ -54,17 +54,20 @@ void
 fgrab_src_stream_start (FgrabSrcStream * st, FgrabNode * node)
 {
   gboolean has = fgrab_node_has_encoder_commands (node);
+  gboolean drains = has && fgrab_node_encoder_ends_stream_at_gop (node);
 
   GST_OBJECT_LOCK (st->element);
   st->has_commands = has;
+  st->drains = drains;
   st->paused = FALSE;
   /* a drain under way (a reopen after a read error ended its capture)
    * goes on in the new capture, which the next read starts */
-  st->restop = st->draining && has;
+  st->restop = st->draining && drains;
   GST_OBJECT_UNLOCK (st->element);
   st->align = TRUE;
   st->dropped = 0;
-  GST_DEBUG_OBJECT (st->element, "encoder commands: %s%s", has ? "yes" : "no",
+  GST_DEBUG_OBJECT (st->element, "encoder commands: %s, drain at EOS: %s%s",
+      has ? "yes" : "no", drains ? "yes" : "no",
       st->restop ? ", the drain goes on" : "");
 }
 
@@ -354,7 +357,7 @@ fgrab_src_stream_begin_drain (FgrabSrcStream * st, FgrabObject * obj)
   gboolean go;
 
   GST_OBJECT_LOCK (st->element);
-  go = st->has_commands && !st->paused && !st->draining && obj->io_started;
+  go = st->drains && !st->paused && !st->draining && obj->io_started;
   if (go)
     old = arm_guard (st);
   GST_OBJECT_UNLOCK (st->element);

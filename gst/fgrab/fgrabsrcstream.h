@@ -43,6 +43,8 @@ typedef struct
 
   /* under the element's object lock: state changes and send_event too */
   gboolean has_commands;
+  /* a STOP at the end of the GOP ends the stream: EOS drains */
+  gboolean drains;
   gboolean paused;
   gboolean draining;
   /* the hang guard of a drain, and whether it fired (its EOS is on its

@@ -17,17 +17,19 @@
  * Boston, MA 02110-1301, USA.
  */
 
-/* An MPEG encoder card (ivtv, cx18): its encoder commands and stalls.
+/* An MPEG encoder card (ivtv, cx18, hdpvr): its encoder commands and
+ * stalls.
  * The stream it encodes is fakev4l2-mpegstream.c's, its raw HM12 frames
  * fakev4l2-hm12.c's.
  *
  * The kernel's rules (drivers/media/pci/ivtv/ivtv-fileops.c,
- * ivtv-ioctl.c, ivtv-streams.c; cx18-fileops.c and cx18-ioctl.c do the
- * same): read() and poll() start the capture; VIDIOC_ENCODER_CMD STOP
- * asks the firmware to stop at the end of the GOP (stopmode 0) or now
- * (1), and read() hands out what was captured until then and returns 0
- * (end of stream) once the queues are empty, which also releases the
- * stream, so the next read() starts a new capture. */
+ * ivtv-ioctl.c, ivtv-streams.c): read() and poll() start the capture;
+ * VIDIOC_ENCODER_CMD STOP asks the firmware to stop at the end of the GOP
+ * (stopmode 0) or now (1), and read() hands out what was captured until
+ * then and returns 0 (end of stream) once the queues are empty, which
+ * also releases the stream, so the next read() starts a new capture.
+ * cx18 (cx18-fileops.c, cx18-ioctl.c, cx18-streams.c) claims and starts
+ * as ivtv does but stops at once, STOP_AT_GOP_END or not. */
 
 #include <errno.h>
 #include <string.h>
@@ -73,12 +75,13 @@ fake_v4l2_encoder_start (FakeV4l2Device * dev, FakeFd * ffd)
 /* ---------------------------------------------------------------------- */
 /* The stream's owner and its end (ivtv_claim_stream, ivtv_release_stream) */
 
-/* ivtv_claim_stream(): the first fd that starts a capture holds the
- * stream until it is released; hdpvr lets every fd read. */
+/* ivtv_claim_stream(), cx18_claim_stream(): the first fd that starts a
+ * capture holds the stream until it is released; hdpvr lets every fd
+ * read. */
 static gboolean
 claimed_by_other (FakeV4l2Device * dev, FakeFd * ffd)
 {
-  return dev->enc_driver == FAKE_V4L2_ENCODER_IVTV && dev->streaming &&
+  return dev->enc_driver != FAKE_V4L2_ENCODER_HDPVR && dev->streaming &&
       (ffd == NULL || !ffd->streaming);
 }
 
@@ -110,7 +113,9 @@ at_end_of_stream (FakeV4l2Device * dev)
       dev->stream_pos >= dev->enc_eos_at;
 }
 
-/* ivtv_v4l2_enc_poll()'s POLLHUP; hdpvr's poll has none */
+/* ivtv_v4l2_enc_poll()'s POLLHUP; hdpvr's poll has none, and cx18's
+ * (cx18_v4l2_enc_poll: CX18_F_S_STREAMOFF, which cx18 never sets) never
+ * comes */
 static gboolean
 hung_up (FakeV4l2Device * dev)
 {
@@ -133,14 +138,13 @@ fake_v4l2_encoder_ready (FakeV4l2Device * dev)
   for (l = dev->fds; l; l = l->next)
     if (flushed_under (dev, l->data))
       return TRUE;
-  /* the rest of a stopped capture is all there (unless a stall holds it
-   * back), then POLLHUP */
-  if (at_end_of_stream (dev))
+  /* the rest of a stopped capture is all there, then POLLHUP: the end of
+   * stream interrupt that ended the STOP came after the card's last DMA,
+   * so a stall since holds nothing back */
+  if (dev->enc_state == FAKE_ENC_STOPPING)
     return TRUE;
   if (dev->stalled)
     return FALSE;
-  if (dev->enc_state == FAKE_ENC_STOPPING)
-    return TRUE;
   if (dev->enc_paused)
     return dev->enc_pause_left > 0;
   return fake_v4l2_stream_available (dev) > 0;
@@ -155,14 +159,18 @@ fake_v4l2_encoder_read (FakeV4l2Device * dev, FakeFd * ffd, guint8 * out,
 {
   gsize n;
 
-  /* ivtv_v4l2_read() takes serialize_lock, which a STOP holds */
-  fake_v4l2_encoder_wait_idle (dev);
   if (ffd->enc_blocked) {
     gboolean flushed = flushed_under (dev, ffd);
 
     ffd->enc_blocked = FALSE;
-    if (flushed)
+    if (flushed) {
+      /* cx18_read(): the end of stream releases the stream cx18's STOP
+       * at GOP end left claimed (ivtv's and cx18's STOP without it
+       * released it already) */
+      if (dev->enc_state == FAKE_ENC_IDLE && ffd->streaming)
+        release_stream (dev);
       return 0;
+    }
   }
   /* ivtv_start_capture(): ivtv_claim_stream() comes first */
   if (claimed_by_other (dev, ffd)) {
@@ -177,7 +185,7 @@ fake_v4l2_encoder_read (FakeV4l2Device * dev, FakeFd * ffd, guint8 * out,
     release_stream (dev);
     return 0;
   }
-  if (dev->enc_state == FAKE_ENC_STOPPING && !dev->stalled) {
+  if (dev->enc_state == FAKE_ENC_STOPPING) {
     /* ivtv_read() fills the whole count from the buffers ready */
     n = MIN (count, dev->enc_eos_at - dev->stream_pos);
     dev->enc_after_stop += n;
@@ -246,7 +254,8 @@ fake_v4l2_encoder_poll_begin (const struct pollfd *fds, nfds_t n)
     if (ffd == NULL)
       continue;
     if ((fds[i].events & (POLLIN | POLLRDNORM)) &&
-        ffd->dev->enc_state == FAKE_ENC_IDLE) {
+        ffd->dev->enc_state == FAKE_ENC_IDLE &&
+        !claimed_by_other (ffd->dev, ffd)) {
       fake_v4l2_encoder_wait_idle (ffd->dev);
       fake_v4l2_encoder_start (ffd->dev, ffd);
       fake_v4l2_sync_readiness (ffd->dev);
@@ -317,8 +326,8 @@ sleep_in_ioctl (FakeV4l2Device * dev, gint64 us)
 
 /* How long the firmware takes to reach the end of the GOP: the frames
  * left in it at the encoder's rate (30000/1001 up to 480 lines, else
- * 25), or the driver's bound when no end of stream comes (paused).  A
- * stall holds back what the card delivers, not what it encodes. */
+ * 25), or the driver's bound when no end of stream interrupt comes
+ * (paused; stalled: a card that delivers nothing raises none either). */
 static gint64
 eos_wait_us (FakeV4l2Device * dev, guint64 eos_at)
 {
@@ -328,7 +337,7 @@ eos_wait_us (FakeV4l2Device * dev, guint64 eos_at)
       G_TIME_SPAN_SECOND / 25;
   guint64 frames = (eos_at - dev->stream_pos + frame_len - 1) / frame_len;
 
-  if (dev->enc_paused)
+  if (dev->enc_paused || dev->stalled)
     return EOS_WAIT_MAX_US;
   return MIN ((gint64) frames * period, EOS_WAIT_MAX_US);
 }
@@ -341,8 +350,12 @@ ivtv_stop (FakeV4l2Device * dev, gboolean gop_end)
 
   if (dev->enc_state == FAKE_ENC_CAPTURING) {
     dev->enc_after_stop = 0;
-    /* paused, the firmware has no GOP to finish */
-    if (gop_end && !dev->enc_paused)
+    /* paused, the firmware has no GOP to finish; stalled, no end of
+     * stream comes, and after 2 s ivtv ends the stream with what the card
+     * delivered (the fake's stall delivered nothing past stream_pos).  A
+     * stall that begins or ends while the ioctl waits is taken as it was
+     * when the STOP came. */
+    if (gop_end && !dev->enc_paused && !dev->stalled)
       eos_at = (dev->stream_pos + gop_len - 1) / gop_len * gop_len;
     sleep_in_ioctl (dev, STOP_SETTLE_US + (gop_end ? eos_wait_us (dev,
                 eos_at) : 0));
@@ -358,6 +371,38 @@ ivtv_stop (FakeV4l2Device * dev, gboolean gop_end)
     release_stream (dev);
     dev->enc_flushes++;
   }
+  return 0;
+}
+
+/* cx18_stop_capture(), cx18_stop_v4l2_encode_stream(): the capture stops
+ * at once ("ignoring gop_end: not (yet?) supported by the firmware") and
+ * the ioctl does not wait; with STOP_AT_GOP_END the fd keeps the stream
+ * (CX18_F_S_CLAIMED) without an end of stream (CX18_F_S_STREAMOFF is
+ * never set), so its next read() or poll() starts a new capture
+ * (cx18_start_capture), from the stream's first pack; what the card had
+ * delivered is dropped then (cx18_start_v4l2_encode_stream,
+ * cx18_stream_configure_mdls: cx18_unload_queues). */
+static int
+cx18_stop (FakeV4l2Device * dev, gboolean gop_end)
+{
+  guint64 left = fake_v4l2_stream_available (dev);
+
+  if (!gop_end) {
+    if (dev->enc_state != FAKE_ENC_IDLE)
+      dev->enc_flushes++;
+    release_stream (dev);
+    return 0;
+  }
+  if (dev->enc_state == FAKE_ENC_IDLE)
+    return 0;
+  /* a read() asleep in cx18_get_mdl() wakes to end of stream */
+  dev->enc_flushes++;
+  if (left != G_MAXUINT64)
+    fake_v4l2_stream_consume (dev, left);
+  fake_v4l2_encoder_reset (dev);
+  dev->stream_pos = 0;
+  dev->unit_left = 0;
+  dev->enc_after_stop = 0;
   return 0;
 }
 
@@ -381,6 +426,8 @@ ivtv_encoder_cmd (FakeV4l2Device * dev, struct v4l2_encoder_cmd *ec,
       ec->flags &= V4L2_ENC_CMD_STOP_AT_GOP_END;
       if (try)
         return 0;
+      if (dev->enc_driver == FAKE_V4L2_ENCODER_CX18)
+        return cx18_stop (dev, ec->flags & V4L2_ENC_CMD_STOP_AT_GOP_END);
       return ivtv_stop (dev, ec->flags & V4L2_ENC_CMD_STOP_AT_GOP_END);
     case V4L2_ENC_CMD_PAUSE:
     case V4L2_ENC_CMD_RESUME:
@@ -465,9 +512,21 @@ void
 fake_v4l2_device_set_encoder_driver (FakeV4l2Device * dev,
     FakeV4l2EncoderDriver driver)
 {
+  static const gchar *const names[][2] = {
+    [FAKE_V4L2_ENCODER_IVTV] = {"ivtv", "Hauppauge WinTV PVR-150"},
+    [FAKE_V4L2_ENCODER_HDPVR] = {"hdpvr", "Hauppauge HD PVR"},
+    [FAKE_V4L2_ENCODER_CX18] = {"cx18", "Hauppauge HVR-1600"},
+  };
+
   g_return_if_fail (dev != NULL);
+  g_return_if_fail (driver < G_N_ELEMENTS (names));
   g_mutex_lock (&fake_v4l2_lock);
   dev->enc_driver = driver;
+  /* QUERYCAP names the driver, as the card's does */
+  g_free (dev->driver);
+  dev->driver = g_strdup (names[driver][0]);
+  g_free (dev->card);
+  dev->card = g_strdup (names[driver][1]);
   g_mutex_unlock (&fake_v4l2_lock);
 }
 

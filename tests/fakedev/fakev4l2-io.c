@@ -365,6 +365,47 @@ fail:
   return -1;
 }
 
+/* The queue starts streaming for @ffd, which owns it (vb2's fileio, a
+ * cx18 capture); TIMED frames count from then, as vb2's streamon starts
+ * the driver's thread. */
+static void
+start_capture (FakeV4l2Device * dev, FakeFd * ffd)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (!dev->streaming) {
+    dev->streaming = ffd->streaming = TRUE;
+    fake_v4l2_controls_streaming_changed (dev);
+  }
+  if (dev->frame_mode != FAKE_V4L2_FRAMES_TIMED)
+    return;
+  if (!dev->timed_started) {
+    fake_v4l2_timed_start (dev, now);
+    fake_v4l2_timer_kick (dev);
+  }
+  fake_v4l2_timed_advance (dev, now);
+}
+
+/* videobuf2-core.c vb2_core_poll, videobuf2-v4l2.c vb2_fop_poll: a poll()
+ * asking POLLIN or POLLRDNORM of a capture queue with VB2_READ that has
+ * no buffers and no read() emulation yet starts the emulation
+ * (__vb2_init_fileio: buffers queued, streamon), and the poller's fd
+ * becomes the queue's owner (q->owner), as its read() would.  The fake's
+ * vb2 queues never have buffers (REQBUFS is refused or asks none), and
+ * an emulation that runs is the streaming flag. */
+void
+fake_v4l2_vb2_poll_start (FakeFd * ffd, short events)
+{
+  FakeV4l2Device *dev = ffd->dev;
+
+  if (dev == NULL || dev->output || !vb2_queue (dev) || dev->streaming ||
+      !(events & (POLLIN | POLLRDNORM)) ||
+      !(fake_v4l2_node_caps (dev) & V4L2_CAP_READWRITE))
+    return;
+  start_capture (dev, ffd);
+  fake_v4l2_sync_readiness (dev);
+}
+
 /* videobuf2-v4l2.c _vb2_fop_release: the owner's close releases the queue
  * (vb2_queue_release: fileio torn down, streamoff, which clears q->error);
  * the next read() starts a new stream, from frame 0, on any fd. */
@@ -514,6 +555,10 @@ again:
   if (err != 0)
     goto fail;
   dev = ffd->dev;
+  /* ivtv_v4l2_read() takes serialize_lock first, which a STOP holds:
+   * what the read finds (an error too) is what is there after it */
+  if (dev->content == FAKE_V4L2_CONTENT_ENCODER)
+    fake_v4l2_encoder_wait_idle (dev);
   if (dev->output || !(fake_v4l2_node_caps (dev) & V4L2_CAP_READWRITE)) {
     err = EINVAL;
     goto fail;
@@ -523,26 +568,14 @@ again:
     goto fail;
   }
   /* videobuf2-v4l2.c vb2_fop_read: the queue belongs to the fd whose
-   * read() started it (vb2_queue_is_busy), until that fd's close */
+   * read() or poll() started it (vb2_queue_is_busy), until that fd's
+   * close */
   if (vb2_queue (dev) && dev->streaming && !ffd->streaming) {
     err = EBUSY;
     goto fail;
   }
   /* the first read() starts streaming (vb2's fileio, a cx18 capture) */
-  if (!dev->streaming) {
-    dev->streaming = ffd->streaming = TRUE;
-    fake_v4l2_controls_streaming_changed (dev);
-  }
-
-  if (dev->frame_mode == FAKE_V4L2_FRAMES_TIMED) {
-    gint64 now = g_get_monotonic_time ();
-    /* like vb2, the first read() starts the stream */
-    if (!dev->timed_started) {
-      fake_v4l2_timed_start (dev, now);
-      fake_v4l2_timer_kick (dev);
-    }
-    fake_v4l2_timed_advance (dev, now);
-  }
+  start_capture (dev, ffd);
 
   framed = dev->content == FAKE_V4L2_CONTENT_RAW ||
       dev->content == FAKE_V4L2_CONTENT_VARIABLE ||

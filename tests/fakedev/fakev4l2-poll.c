@@ -22,7 +22,9 @@
  * fakev4l2-events.c): each such fd's event signal is polled beside it for
  * POLLIN, which is reported as the fd's POLLPRI.  Encoder fds
  * (fakev4l2-encoder.c) start their capture before the call and answer
- * POLLHUP at the end of their stream, whatever the events asked.  Every
+ * POLLHUP at the end of their stream, whatever the events asked; vb2
+ * capture fds start their queue's read() emulation before the call, as
+ * vb2_fop_poll does (fakev4l2-io.c).  Every
  * other call, and every fd of a call, goes to libc's poll unchanged, so a
  * caller really sleeps. */
 
@@ -64,6 +66,26 @@ signal_of (int fd, short events)
   if (ffd == NULL || ffd->dev == NULL || ffd->events == NULL)
     return -1;
   return fake_v4l2_events_signal_fd (ffd);
+}
+
+/* vb2_fop_poll: a poll() for POLLIN starts a vb2 capture queue that is
+ * not streaming, and the poller owns it. */
+static void
+vb2_poll_begin (const struct pollfd *fds, nfds_t n)
+{
+  nfds_t i;
+
+  if (g_atomic_int_get (&fake_v4l2_n_fds) == 0 || fds == NULL)
+    return;
+  g_mutex_lock (&fake_v4l2_lock);
+  for (i = 0; i < n; i++) {
+    FakeFd *ffd = fds[i].fd < 0 ? NULL :
+        g_hash_table_lookup (fake_v4l2_fds, GINT_TO_POINTER (fds[i].fd));
+
+    if (ffd != NULL)
+      fake_v4l2_vb2_poll_start (ffd, fds[i].events);
+  }
+  g_mutex_unlock (&fake_v4l2_lock);
 }
 
 /* FALSE (nothing made) when no fd of the call has a signal to poll. */
@@ -134,6 +156,7 @@ fake_poll (struct pollfd *fds, nfds_t n, const struct timespec *ts,
   /* an encoder's poll() starts its capture (fakev4l2-encoder.c) */
   gboolean hangup = fake_v4l2_encoder_poll_begin (fds, n);
 
+  vb2_poll_begin (fds, n);
   if (hangup) {
     timeout = 0;
     ts = &now;

@@ -179,8 +179,7 @@ fake_v4l2_device_new_encoder (const gchar * path)
 
   if (dev == NULL)
     return NULL;
-  fake_v4l2_device_set_card (dev, "Hauppauge HVR-1600");
-  fake_v4l2_device_set_driver (dev, "cx18");
+  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_IVTV);
   fake_v4l2_device_set_busy_rules (dev, FAKE_V4L2_BUSY_IVTV);
   fake_v4l2_device_add_format (dev, V4L2_PIX_FMT_MPEG,
       V4L2_FMT_FLAG_COMPRESSED, "MPEG");

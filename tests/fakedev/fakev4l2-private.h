@@ -679,6 +679,9 @@ G_GNUC_INTERNAL int fake_v4l2_ioctl (int fd, unsigned long request, void *arg,
 /* vb2_queue_error() (TRUE) or the queue's release (FALSE). */
 G_GNUC_INTERNAL void fake_v4l2_set_queue_error (FakeV4l2Device * dev,
     gboolean error);
+/* Before poll(): asking @events of @ffd starts a vb2 queue's read()
+ * emulation, owned by @ffd (called with the lock held). */
+G_GNUC_INTERNAL void fake_v4l2_vb2_poll_start (FakeFd * ffd, short events);
 /* After poll() returned @ret: a vb2 queue in error polls POLLERR (not
  * POLLIN); returns @ret. */
 G_GNUC_INTERNAL int fake_v4l2_poll_queue_errors (struct pollfd *fds,
@@ -698,7 +701,8 @@ G_GNUC_INTERNAL int fake_v4l2_real_poll (struct pollfd *fds, nfds_t n,
 G_GNUC_INTERNAL void fake_v4l2_set_timeperframe (FakeV4l2Device * dev,
     struct v4l2_fract tpf);
 G_GNUC_INTERNAL void fake_v4l2_timed_reset (FakeV4l2Device * dev);
-/* Starts the clock at @now (the first read() or poll wake-up), once. */
+/* Starts the clock at @now (the first read(), or a vb2 queue's first
+ * poll() for POLLIN), once. */
 G_GNUC_INTERNAL void fake_v4l2_timed_start (FakeV4l2Device * dev, gint64 now);
 G_GNUC_INTERNAL void fake_v4l2_timed_advance (FakeV4l2Device * dev, gint64 now);
 /* Takes the oldest pending frame (timed_pending > 0) and returns its

@@ -50,7 +50,8 @@ typedef enum
   /* A new frame is always ready: frames 0, 1, 2, ... as fast as they are read. */
   FAKE_V4L2_FRAMES_IMMEDIATE,
   /* Frames become ready at the device's current timeperframe, on a real
-   * clock, from the first read() or poll wake-up on, and wait in the
+   * clock, from the first read() on (on a FAKE_V4L2_READ_VB2 node also
+   * from the first poll() or ppoll() for POLLIN), and wait in the
    * driver's own buffers (fake_v4l2_device_set_queue_buffers, not
    * readbuffers).  A late reader loses frames as the read model's driver
    * does: FAKE_V4L2_READ_VB2 keeps the oldest and skips new frames while
@@ -638,7 +639,9 @@ typedef enum
    * never crossing into the next buffer, and the rest of the buffer comes
    * with the next read() (the only partial read vb2 makes: it never stops
    * short for a signal).  A buffer with payload 0 reads 0 bytes, once.
-   * The queue belongs to the fd whose read() started it: another fd's
+   * The queue belongs to the fd whose read() started it, or whose poll()
+   * or ppoll() for POLLIN or POLLRDNORM did (vb2_fop_poll; one for
+   * POLLPRI alone starts nothing): another fd's
    * read() fails with EBUSY (vb2_fop_read) until the owner's close
    * releases the queue (_vb2_fop_release); the next read(), on any fd,
    * starts a new stream from frame 0.  An injected EIO is
@@ -805,7 +808,8 @@ guint64 fake_v4l2_device_get_refused_writes (FakeV4l2Device * dev);
 /* MPEG encoder cards (fakev4l2-encoder.c).
  *
  * An ivtv/cx18 encoder node: capture, READWRITE only (no streaming
- * ioctls), driver "cx18", V4L2_PIX_FMT_MPEG only at 720x480, field
+ * ioctls), driver "ivtv" (fake_v4l2_device_set_encoder_driver() names
+ * another), V4L2_PIX_FMT_MPEG only at 720x480, field
  * INTERLACED, no ENUM_FRAMESIZES, no TIMEPERFRAME in G_PARM (sizeimage
  * the fake's 256 KiB for MPEG; ivtv says 128 KiB), content ENCODER, the
  * codec controls of
@@ -881,7 +885,7 @@ guint fake_v4l2_device_get_encoder_cmd_count (FakeV4l2Device * dev,
 /* Whose encoder commands and stream rules an encoder node follows. */
 typedef enum
 {
-  /* ivtv (cx18 alike): see fake_v4l2_device_set_encoder_commands() */
+  /* ivtv: see fake_v4l2_device_set_encoder_commands() */
   FAKE_V4L2_ENCODER_IVTV,
   /* hdpvr (usb/hdpvr/hdpvr-video.c vidioc_encoder_cmd,
    * vidioc_try_encoder_cmd, hdpvr_read, hdpvr_poll): START and STOP
@@ -890,7 +894,20 @@ typedef enum
    * at once, and the next read() starts streaming again: the stream
    * never ends with a read() of 0; every fd reads the one stream. */
   FAKE_V4L2_ENCODER_HDPVR,
+  /* cx18 (pci/cx18/cx18-ioctl.c cx18_encoder_cmd, cx18_try_encoder_cmd;
+   * cx18-fileops.c cx18_stop_capture, cx18_start_capture, cx18_read,
+   * cx18_v4l2_enc_poll; cx18-streams.c cx18_stop_v4l2_encode_stream):
+   * as ivtv (TRY keeps STOP_AT_GOP_END; the stream is the first fd's),
+   * but STOP stops at once and does not wait, STOP_AT_GOP_END or not.
+   * With it the fd keeps the stream (a read() asleep returns 0 and
+   * releases it), but there is no end of stream: the next read() or poll() for POLLIN
+   * starts a new capture from the stream's byte 0, and poll() never
+   * answers POLLHUP.  Without it the stream is released, as on ivtv. */
+  FAKE_V4L2_ENCODER_CX18,
 } FakeV4l2EncoderDriver;
+/* Also sets QUERYCAP's driver and card to the driver's: "ivtv"
+ * ("Hauppauge WinTV PVR-150"), "hdpvr" ("Hauppauge HD PVR"), "cx18"
+ * ("Hauppauge HVR-1600"). */
 void fake_v4l2_device_set_encoder_driver (FakeV4l2Device * dev,
     FakeV4l2EncoderDriver driver);
 /* Captures started (by a read() or by START) since the device was made. */

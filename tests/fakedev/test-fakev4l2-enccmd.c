@@ -25,7 +25,8 @@
  * ivtv_claim_stream, ivtv_v4l2_enc_poll), ivtv-ioctl.c
  * (ivtv_encoder_cmd), ivtv-streams.c (ivtv_stop_v4l2_encode_stream), and
  * drivers/media/usb/hdpvr/hdpvr-video.c (vidioc_encoder_cmd,
- * vidioc_try_encoder_cmd, hdpvr_read). */
+ * vidioc_try_encoder_cmd, hdpvr_read), drivers/media/pci/cx18/
+ * cx18-ioctl.c, cx18-fileops.c and cx18-streams.c. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -462,6 +463,140 @@ test_hdpvr (void)
   fake_v4l2_reset ();
 }
 
+/* A card that delivers nothing (stalled) raises no end of stream
+ * interrupt: ivtv_stop_v4l2_encode_stream stops waiting for it after
+ * 2000 ms, then 100 ms, and the stream ends with what was delivered
+ * (IVTV_F_S_STREAMOFF): POLLHUP and a read() of 0 at once, stall or not.
+ * A stall after a STOP that got its end of stream holds nothing back:
+ * the rest is in the driver's buffers. */
+static void
+test_stop_at_gop_end_on_a_stalled_card (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  gsize gop = fake_v4l2_encoder_gop_length (V4L2_MPEG_STREAM_TYPE_MPEG2_PS);
+  guint8 buf[5000];
+  gint64 took;
+  int fd;
+
+  fd = open_dev (O_RDWR | O_NONBLOCK);
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  fake_v4l2_device_stall (dev, TRUE);
+  took = g_get_monotonic_time ();
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  took = g_get_monotonic_time () - took;
+  g_assert_cmpint (took, >=, 2100 * MS);
+  g_assert_cmpint (took, <, 2100 * MS + 500 * MS);
+  g_assert_cmpint (poll_events (fd, POLLIN, 10000), ==, POLLHUP);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, 0);
+  g_assert_cmpuint (fake_v4l2_device_get_bytes_after_stop (dev), ==, 0);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+  fake_v4l2_device_stall (dev, FALSE);
+
+  /* a new capture stops at its GOP's end, and then stalls */
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  fake_v4l2_device_stall (dev, TRUE);
+  g_assert_cmpint (poll_events (fd, POLLIN, 10000), ==, POLLIN);
+  g_assert_cmpuint (read_to_eos (fd), ==, gop - sizeof (buf));
+  g_assert_true (fake_v4l2_device_get_ended_on_gop (dev));
+  fake_v4l2_device_stall (dev, FALSE);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+/* cx18 (cx18_try_encoder_cmd, cx18_encoder_cmd, cx18_stop_capture,
+ * cx18_stop_v4l2_encode_stream, cx18_start_capture, cx18_v4l2_enc_poll):
+ * TRY keeps STOP_AT_GOP_END, but the STOP neither waits nor ends the
+ * stream: the fd keeps it (another fd's read() is EBUSY) and its next
+ * poll() starts a new capture, from the stream's first byte; no POLLHUP,
+ * no read() of 0.  PAUSE after it is EPERM, as on ivtv. */
+static void
+test_cx18 (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  struct v4l2_capability cap;
+  guint32 flags;
+  guint8 buf[100];
+  gint64 took;
+  int fd, fd2;
+
+  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_CX18);
+  fd = open_dev (O_RDWR | O_NONBLOCK);
+  fd2 = open_dev (O_RDWR | O_NONBLOCK);
+  memset (&cap, 0, sizeof (cap));
+  g_assert_cmpint (ioctl (fd, VIDIOC_QUERYCAP, &cap), ==, 0);
+  g_assert_cmpstr ((const char *) cap.driver, ==, "cx18");
+  g_assert_cmpint (try_encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, &flags), ==, 0);
+  g_assert_cmpuint (flags, ==, V4L2_ENC_CMD_STOP_AT_GOP_END);
+
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  took = g_get_monotonic_time ();
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, &flags), ==, 0);
+  took = g_get_monotonic_time () - took;
+  g_assert_cmpint (took, <, 50 * MS);
+  g_assert_cmpuint (flags, ==, V4L2_ENC_CMD_STOP_AT_GOP_END);
+  assert_cmd_fails (fd, V4L2_ENC_CMD_PAUSE, 0, EPERM);
+  errno = 0;
+  g_assert_cmpint (read (fd2, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+  g_assert_cmpint (poll_events (fd, POLLIN, 1000), ==, POLLIN);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 2);
+  read_stream_exactly (fd, 0, buf, sizeof (buf), 4096);
+  /* without STOP_AT_GOP_END the stream is released */
+  g_assert_cmpint (encoder_cmd (fd, V4L2_ENC_CMD_STOP, 0, NULL), ==, 0);
+  read_stream_exactly (fd2, 0, buf, sizeof (buf), 4096);
+  close (fd);
+  close (fd2);
+  fake_v4l2_reset ();
+}
+
+static gpointer
+read_in_thread (gpointer data)
+{
+  guint8 buf[100];
+
+  return GSIZE_TO_POINTER (read (GPOINTER_TO_INT (data), buf, sizeof (buf)));
+}
+
+/* cx18_get_mdl(), cx18_read(): a read() asleep when cx18's STOP at GOP
+ * end comes wakes to end of stream (0), which releases the stream: then
+ * another fd may capture. */
+static void
+test_cx18_read_asleep_at_stop (void)
+{
+  FakeV4l2Device *dev = new_encoder ();
+  guint8 buf[100];
+  GThread *t;
+  int fd, fd2;
+
+  fake_v4l2_device_set_encoder_driver (dev, FAKE_V4L2_ENCODER_CX18);
+  fake_v4l2_device_set_frame_mode (dev, FAKE_V4L2_FRAMES_MANUAL);
+  fd = open_dev (O_RDWR);
+  fd2 = open_dev (O_RDWR | O_NONBLOCK);
+  /* one frame of 100 bytes, then nothing more comes: a read() sleeps */
+  fake_v4l2_device_set_stream_chunk (dev, sizeof (buf));
+  fake_v4l2_device_release_frames (dev, 1);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, sizeof (buf));
+  t = g_thread_new ("read", read_in_thread, GINT_TO_POINTER (fd));
+  g_usleep (100 * 1000);
+  g_assert_cmpint (encoder_cmd (fd2, V4L2_ENC_CMD_STOP,
+          V4L2_ENC_CMD_STOP_AT_GOP_END, NULL), ==, 0);
+  g_assert_cmpint (GPOINTER_TO_SIZE (g_thread_join (t)), ==, 0);
+  g_assert_false (fake_v4l2_device_is_streaming (dev));
+  /* fd2's read() starts a capture of its own: no frame yet, not EBUSY */
+  errno = 0;
+  g_assert_cmpint (read (fd2, buf, sizeof (buf)), ==, -1);
+  g_assert_cmpint (errno, ==, EAGAIN);
+  g_assert_cmpuint (fake_v4l2_device_get_encoder_starts (dev), ==, 2);
+  close (fd);
+  close (fd2);
+  fake_v4l2_reset ();
+}
+
 /* A node without encoder commands (pvrusb2: pvr2_ioctl_ops has none). */
 static void
 test_no_commands (void)
@@ -494,7 +629,12 @@ main (int argc, char **argv)
   g_test_add_func ("/fakev4l2-enccmd/pause-resume", test_pause_resume);
   g_test_add_func ("/fakev4l2-enccmd/stream-has-one-owner",
       test_stream_has_one_owner);
+  g_test_add_func ("/fakev4l2-enccmd/stop-at-gop-end-stalled",
+      test_stop_at_gop_end_on_a_stalled_card);
   g_test_add_func ("/fakev4l2-enccmd/hdpvr", test_hdpvr);
+  g_test_add_func ("/fakev4l2-enccmd/cx18", test_cx18);
+  g_test_add_func ("/fakev4l2-enccmd/cx18-read-asleep-at-stop",
+      test_cx18_read_asleep_at_stop);
   g_test_add_func ("/fakev4l2-enccmd/no-commands", test_no_commands);
   return g_test_run ();
 }

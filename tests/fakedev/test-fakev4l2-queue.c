@@ -232,6 +232,60 @@ test_queue_error_polls_pollerr_until_owner_closes (void)
   fake_v4l2_reset ();
 }
 
+/* vb2_fop_poll: a poll() for POLLIN starts the queue (__vb2_init_fileio
+ * from vb2_core_poll) and its fd owns it: another fd's read() is EBUSY,
+ * and the frames count from the poll, so a reader that comes half a
+ * second later finds the oldest 2 and then a gap. */
+static void
+test_poll_starts_the_queue_for_its_fd (void)
+{
+  FakeV4l2Device *dev = new_timed_capture (FAKE_V4L2_READ_VB2);
+  guint8 buf[SIZE];
+  int fd, fd2;
+
+  fd = open_dev (O_RDWR | O_NONBLOCK);
+  fd2 = open_dev (O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (poll_events (fd, POLLIN, 1000), ==, POLLIN);
+  errno = 0;
+  g_assert_cmpint (read (fd2, buf, SIZE), ==, -1);
+  g_assert_cmpint (errno, ==, EBUSY);
+  g_usleep (500 * 1000);
+  g_assert_cmpuint (read_frame (fd, 0), ==, 0);
+  g_assert_cmpuint (read_frame (fd, 1), ==, 1);
+  g_assert_cmpuint (fake_v4l2_device_get_dropped_frames (dev), >=, 3);
+  /* the poller's close releases the queue */
+  close (fd);
+  g_assert_cmpuint (read_frame (fd2, 0), ==, 0);
+  close (fd2);
+  fake_v4l2_reset ();
+}
+
+/* vb2_core_poll starts nothing for a poll() that asks no POLLIN or
+ * POLLRDNORM (events only); v4l2_loopback_poll starts nothing at all. */
+static void
+test_poll_without_pollin_starts_nothing (void)
+{
+  FakeV4l2ReadModel models[] = { FAKE_V4L2_READ_VB2, FAKE_V4L2_READ_LOOPBACK };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (models); i++) {
+    FakeV4l2Device *dev = new_timed_capture (models[i]);
+    int fd, fd2;
+
+    fd = open_dev (O_RDWR | O_NONBLOCK);
+    fd2 = open_dev (O_RDWR | O_NONBLOCK);
+    poll_events (fd, models[i] == FAKE_V4L2_READ_VB2 ? POLLPRI : POLLIN, 0);
+    g_assert_false (fake_v4l2_device_is_streaming (dev));
+    g_usleep (300 * 1000);
+    /* the clock starts at the first read(), another fd's */
+    g_assert_cmpuint (read_frame (fd2, 0), ==, 0);
+    g_assert_cmpuint (fake_v4l2_device_get_dropped_frames (dev), ==, 0);
+    close (fd);
+    close (fd2);
+  }
+  fake_v4l2_reset ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,5 +300,9 @@ main (int argc, char **argv)
       test_queue_belongs_to_one_fd);
   g_test_add_func ("/fakev4l2-queue/owner/pollerr-until-owner-closes",
       test_queue_error_polls_pollerr_until_owner_closes);
+  g_test_add_func ("/fakev4l2-queue/owner/poll-starts-the-queue",
+      test_poll_starts_the_queue_for_its_fd);
+  g_test_add_func ("/fakev4l2-queue/owner/poll-without-pollin",
+      test_poll_without_pollin_starts_nothing);
   return g_test_run ();
 }

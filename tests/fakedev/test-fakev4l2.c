@@ -3165,7 +3165,7 @@ test_encoder_node (void)
   fd = open_dev (ENC_PATH, O_RDWR | O_NONBLOCK);
   memset (&cap, 0, sizeof (cap));
   assert_ioctl_ok (fd, VIDIOC_QUERYCAP, &cap);
-  g_assert_cmpstr ((const char *) cap.driver, ==, "cx18");
+  g_assert_cmpstr ((const char *) cap.driver, ==, "ivtv");
   g_assert_cmpuint (cap.device_caps, ==,
       V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE);
 

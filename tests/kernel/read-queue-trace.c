@@ -28,7 +28,10 @@
  * read() on fd A; what fd B gets from read() and from the ioctls a device
  * probe makes while A owns the queue; how many whole frames wait for A
  * after it was late by 12 frame periods, and that the next one must be
- * waited for; B's read() after A's close.
+ * waited for; B's read() after A's close.  Then the queue started by a
+ * poll() (vb2_fop_poll): a poll() for POLLIN on fd C makes C the owner
+ * (D's read() EBUSY, C's a frame); a poll() for POLLPRI alone on E starts
+ * nothing (F's read() gets the queue).
  *
  * loopback: one fd writes numbered frames (every byte the number), another
  * reads them: which frame a reader gets 1, 10 and 2 frames behind.
@@ -90,6 +93,15 @@ wait_readable (int fd, int timeout_ms)
   struct pollfd pfd = { fd, POLLIN, 0 };
 
   return poll (&pfd, 1, timeout_ms) > 0 ? pfd.revents : 0;
+}
+
+/* A poll() that asks for events only, and does not wait. */
+static void
+poll_pri (int fd)
+{
+  struct pollfd pfd = { fd, POLLPRI, 0 };
+
+  poll (&pfd, 1, 0);
 }
 
 /* One read() of a whole frame: "frame", "N bytes" or the errno's name. */
@@ -168,7 +180,7 @@ trace_vb2 (const char *path)
 {
   struct v4l2_streamparm parm;
   struct v4l2_format fmt;
-  int a, b, waiting = 0;
+  int a, b, c, d, waiting = 0;
   long period;
 
   a = open_node (path, O_RDWR | O_NONBLOCK);
@@ -215,6 +227,21 @@ trace_vb2 (const char *path)
   wait_readable (b, 5000);
   printf ("B read after A's close: %s\n", read_result (b));
   close (b);
+
+  c = open_node (path, O_RDWR | O_NONBLOCK);
+  d = open_node (path, O_RDWR | O_NONBLOCK);
+  wait_readable (c, 5000);
+  printf ("D read after C's poll for POLLIN: %s\n", read_result (d));
+  printf ("C read after its poll: %s\n", read_result (c));
+  close (c);
+  close (d);
+  c = open_node (path, O_RDWR | O_NONBLOCK);
+  d = open_node (path, O_RDWR | O_NONBLOCK);
+  poll_pri (c);
+  wait_readable (d, 5000);
+  printf ("D read after C's poll for POLLPRI: %s\n", read_result (d));
+  close (c);
+  close (d);
   free (frame);
   return 0;
 }

@@ -62,6 +62,18 @@ fgrab_node_has_encoder_commands (FgrabNode * node)
   return ret == 0 && (ec.flags & V4L2_ENC_CMD_STOP_AT_GOP_END);
 }
 
+gboolean
+fgrab_node_encoder_ends_stream_at_gop (FgrabNode * node)
+{
+  gboolean cx18;
+
+  HOLD_NODE_LOCK (node);
+  cx18 = g_strcmp0 ((const gchar *) node->vcap.driver, "cx18") == 0;
+  if (cx18)
+    GST_DEBUG ("%s: cx18 stops at once and ends no stream", node->path);
+  return !cx18;
+}
+
 static gboolean
 encoder_command (FgrabNode * node, guint32 cmd, guint32 flags, GError ** error)
 {

@@ -34,6 +34,14 @@ G_BEGIN_DECLS
  * it (vidioc_try_encoder_cmd): its STOP stops at once, and its next
  * read() streams again, so there is no end of stream to drain to. */
 gboolean fgrab_node_has_encoder_commands (FgrabNode * node);
+/* Whether a STOP at the end of the GOP ends the stream there, with a
+ * read() of 0.  cx18 keeps the flag in TRY but ignores it
+ * (cx18-streams.c cx18_stop_v4l2_encode_stream: "ignoring gop_end"): its
+ * STOP stops at once, and as it never marks the end of the stream
+ * (CX18_F_S_STREAMOFF), its next read() or poll() starts a new capture
+ * (cx18-fileops.c cx18_start_capture), which a drain would read on until
+ * its guard.  Its PAUSE and RESUME work. */
+gboolean fgrab_node_encoder_ends_stream_at_gop (FgrabNode * node);
 /* STOP with V4L2_ENC_CMD_STOP_AT_GOP_END: the driver delivers the rest
  * of the GOP begun, then read() returns 0.  Fails with
  * FGRAB_NODE_ERROR_SETTINGS when the driver refuses. */

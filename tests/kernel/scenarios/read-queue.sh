@@ -6,7 +6,8 @@
 # line: G_PARM's readbuffers (1 whatever S_PARM asks), a second fd's read()
 # (EBUSY) and probe ioctls while the first reads, the whole frames waiting
 # for a reader 12 periods late (the driver's own queue, not readbuffers),
-# and the second fd's read() after the first one's close.  Then its
+# the second fd's read() after the first one's close, and the queue taken
+# by a poll() for POLLIN (vb2_fop_poll), not by one for POLLPRI.  Then its
 # loopback steps on v4l2loopback: which numbered frame a reader 1, 10 and 2
 # frames behind the writer gets (get_capture_buffer: in order within
 # max_buffers, else the newest).
@@ -45,8 +46,10 @@ else
 	fail "the fake's transcript differs from vivid's"
 	show_log "$KT_LOGS/diff.txt" 60
 fi
-expect_ge "the transcript has its steps" "$total" 12
+expect_ge "the transcript has its steps" "$total" 15
 expect_log "vivid: a second fd's read() is EBUSY" '^B read while A reads: EBUSY$' "$KT_LOGS/vivid.txt"
+expect_log "vivid: a poll() for POLLIN takes the queue" "^D read after C's poll for POLLIN: EBUSY$" "$KT_LOGS/vivid.txt"
+expect_log "vivid: a poll() for POLLPRI takes nothing" "^D read after C's poll for POLLPRI: whole frame$" "$KT_LOGS/vivid.txt"
 expect_log "vivid: S_FMT on the second fd is EBUSY" '^B S_FMT: EBUSY$' "$KT_LOGS/vivid.txt"
 
 loopback_version
