@@ -481,20 +481,6 @@ s_parm (FakeV4l2Device * dev, struct v4l2_streamparm *parm)
   return 0;
 }
 
-/* v4l2loopback 0.12.7's vidioc_streamon for a reader: the calling fd
- * becomes a READER that poll wakes, once the node has had a writer. */
-static int
-loopback_012_streamon (FakeV4l2Device * dev, const gint * type)
-{
-  if (*type != V4L2_BUF_TYPE_VIDEO_CAPTURE || dev->output)
-    return EINVAL;
-  if (!dev->loopback_writer)
-    return EIO;
-  if (dev->cur_ffd)
-    dev->cur_ffd->loopback_reader = TRUE;
-  return 0;
-}
-
 /* Returns 0 or the errno the ioctl fails with. */
 int
 fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
@@ -535,6 +521,8 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
   if (fake_v4l2_encoder_ioctl (dev, request, arg, &err))
     return err;
   if (fake_v4l2_vbi_ioctl (dev, request, arg, &err))
+    return err;
+  if (fake_v4l2_loopback_012_ioctl (dev, request, arg, &err))
     return err;
 
   switch (request) {
@@ -578,8 +566,6 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     case (guint32) VIDIOC_STREAMON:
       if (fake_v4l2_events_loopback_stream (dev, TRUE, arg, &err))
         return err;
-      if (dev->loopback_012)
-        return loopback_012_streamon (dev, arg);
       return EINVAL;
     case (guint32) VIDIOC_STREAMOFF:
       if (fake_v4l2_events_loopback_stream (dev, FALSE, arg, &err))

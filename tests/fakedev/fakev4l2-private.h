@@ -624,6 +624,13 @@ G_GNUC_INTERNAL gsize fake_v4l2_vbi_frame_size (FakeV4l2Device * dev);
 G_GNUC_INTERNAL void fake_v4l2_vbi_generate (FakeV4l2Device * dev,
     guint64 n, struct v4l2_sliced_vbi_data *recs);
 
+/* fakev4l2-loopback012.c */
+/* TRUE when @request is answered by v4l2loopback 0.12.7's rules
+ * (set_loopback_012: STREAMON, and a capture node's formats); then *err
+ * is its result (0 or an errno). */
+G_GNUC_INTERNAL gboolean fake_v4l2_loopback_012_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+
 /* fakev4l2-vbiraw.c */
 /* vivid's raw VBI format under the current standard (its G_FMT). */
 G_GNUC_INTERNAL void fake_v4l2_vbi_raw_format (FakeV4l2Device * dev,

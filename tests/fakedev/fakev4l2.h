@@ -672,8 +672,14 @@ void fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent);
  * an opener that vidioc_streamon made a READER); that STREAMON fails with EIO
  * while the node has had no writer (!ready_for_capture, which the
  * writer's STREAMON(OUTPUT) or first write() sets), here while @writer
- * is FALSE.  read() does not depend on it (get_capture_buffer).  Use
- * with FAKE_V4L2_READ_LOOPBACK. */
+ * is FALSE.  read() does not depend on it (get_capture_buffer).  Until
+ * then a capture node gives a reader no format: ENUM_FMT and G_FMT fail
+ * with EINVAL, TRY_FMT and S_FMT with EBUSY (vidioc_enum_fmt_cap,
+ * vidioc_g_fmt_cap, vidioc_try_fmt_cap, vidioc_s_fmt_cap); afterwards
+ * only the format in force, which stands for the writer's: ENUM_FMT,
+ * ENUM_FRAMESIZES and ENUM_FRAMEINTERVALS list it alone, TRY_FMT and
+ * S_FMT answer it whatever the size asked and EINVAL for another pixel
+ * format.  Use with FAKE_V4L2_READ_LOOPBACK. */
 void fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer);
 /* The fds that became v4l2loopback 0.12 READERs (poll wakes them). */
 guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
@@ -688,9 +694,8 @@ guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
  * of the other direction too, as v4l2loopback's node does: a writer's
  * S_FMT(OUTPUT) on a capture device.  A device whose driver is "v4l2
  * loopback" (fake_v4l2_device_set_driver) has the tokens without this
- * call, unless set_loopback_012 made it a 0.12.  (v4l2loopback 0.12.7's
- * rules are not modelled: its S_FMT(CAPTURE) is EBUSY until a writer
- * came.) */
+ * call, unless set_loopback_012 made it a 0.12 (whose own rules are
+ * above). */
 void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
     gboolean exclusive);
 
