@@ -282,7 +282,8 @@ enum_frameintervals (FakeV4l2Device * dev, struct v4l2_frmivalenum *fi)
  * v4l2_loopback_close): one a direction; an opener's S_FMT gives back the
  * token it holds and takes that of its direction, EBUSY while another
  * opener holds it; TRY_FMT (and so S_FMT) answers the format in force while
- * another opener holds any token.  The node takes both directions' S_FMT
+ * another opener holds any token; S_FMT is EBUSY while the opener holds
+ * buffers (here: its read() or write() started the node's stream).  The node takes both directions' S_FMT
  * (vidioc_s_fmt_cap, vidioc_s_fmt_out): a writer's S_FMT(OUTPUT) on a
  * capture node.  A device named "v4l2 loopback" has them but on the 0.12
  * model (set_loopback_012); set_format_exclusive gives them to another. */
@@ -361,6 +362,11 @@ s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 
     if ((ret = try_fmt (dev, &tried)) != 0)
       return ret;
+    /* the opener's buffers (opener->buffer_count, which the read() or
+     * write() that started its stream took through start_fileio) are
+     * freed only by REQBUFS(0) or its close */
+    if (dev->cur_ffd && dev->cur_ffd->streaming)
+      return EBUSY;
     if (dev->cur_ffd)
       dev->cur_ffd->format_token = 0;
     if (other_format_tokens (dev) & token)

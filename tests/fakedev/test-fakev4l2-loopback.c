@@ -20,7 +20,8 @@
 /* The fake's model of v4l2loopback's client-usage event (fakev4l2-events.c):
  * the fd that streams as the node's reader, its coming and going, and
  * the event's absence on other drivers and on 0.12; and 0.12.7's format
- * rules for a reader (fakev4l2-loopback012.c). */
+ * rules for a reader (fakev4l2-loopback012.c), and 0.15's S_FMT while
+ * the opener holds buffers (fakev4l2-ioctl.c). */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -277,6 +278,38 @@ test_012_capture_format (void)
   fake_v4l2_device_free (dev);
 }
 
+/* v4l2loopback 0.15.0 (v4l2loopback.c vidioc_s_fmt_vid, start_fileio): a
+ * read() takes buffers for its opener, after which that opener's S_FMT is
+ * EBUSY, even for the format in force, until its close. */
+static void
+test_015_buffers_busy (void)
+{
+  FakeV4l2Device *dev;
+  struct v4l2_format fmt;
+  guint8 buf[320 * 240 * 2];
+  int fd;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new_yuyv (LB_PATH, FALSE, 320, 240);
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  fd = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (cap_fmt (fd, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, 320, 240,
+          &fmt), ==, 0);
+  g_assert_cmpint (read (fd, buf, sizeof (buf)), ==, sizeof (buf));
+  g_assert_cmpint (cap_fmt (fd, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, 320, 240,
+          &fmt), ==, EBUSY);
+  /* TRY_FMT still answers */
+  g_assert_cmpint (cap_fmt (fd, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, 320, 240,
+          &fmt), ==, 0);
+  close (fd);
+  fd = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  g_assert_cmpint (cap_fmt (fd, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, 320, 240,
+          &fmt), ==, 0);
+  close (fd);
+  fake_v4l2_device_free (dev);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -289,6 +322,8 @@ main (int argc, char **argv)
       test_client_usage_absent);
   g_test_add_func ("/fakev4l2-loopback/012-capture-format",
       test_012_capture_format);
+  g_test_add_func ("/fakev4l2-loopback/015-buffers-busy",
+      test_015_buffers_busy);
 
   return g_test_run ();
 }
