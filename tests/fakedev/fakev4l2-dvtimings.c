@@ -303,12 +303,20 @@ s_dv (FakeV4l2Device * dev, FakeRoute * r, struct v4l2_dv_timings *t)
 
 /* vidioc_query_dv_timings(): ENOLINK without a signal, ENOLCK without a
  * lock, ERANGE out of range (vivid's out-of-range pixel clock stays in
- * the kernel: video_usercopy() copies nothing back on an error). */
+ * the kernel: video_usercopy() copies nothing back on an error).  In
+ * "Cycle Through All DV Timings" each call answers the next of the whole
+ * preset table (query_dv_timings_size counts them all), those vivid's
+ * own S_DV_TIMINGS refuses too. */
 static int
 query_dv (FakeRoute * r, struct v4l2_dv_timings *t)
 {
   if (r->wire_dv_err != 0)
     return r->wire_dv_err;
+  if (r->wire_cycle) {
+    *t = dv_presets[r->cycle_next % G_N_ELEMENTS (dv_presets)];
+    r->cycle_next = (r->cycle_next + 1) % G_N_ELEMENTS (dv_presets);
+    return 0;
+  }
   *t = r->wire_dv_set ? r->wire_dv : r->dv_timings;
   return 0;
 }

@@ -144,6 +144,12 @@ typedef struct
   gboolean wire_dv_set;
   struct v4l2_dv_timings wire_dv;
   int wire_dv_err;
+  /* vivid's "Cycle Through All Standards"/"DV Timings" mode on this
+   * input: each QUERYSTD or QUERY_DV_TIMINGS answers the entry
+   * cycle_next of vivid's standards or the kernel's presets, and moves
+   * it on (query_std_last, query_dv_timings_last) */
+  gboolean wire_cycle;
+  guint cycle_next;
 } FakeRoute;
 
 /* A control (fakev4l2-controls.c). */
@@ -623,6 +629,10 @@ G_GNUC_INTERNAL gsize fake_v4l2_vbi_frame_size (FakeV4l2Device * dev);
  * (zeroed, FAKE_VBI_RECORDS). */
 G_GNUC_INTERNAL void fake_v4l2_vbi_generate (FakeV4l2Device * dev,
     guint64 n, struct v4l2_sliced_vbi_data *recs);
+
+/* fakev4l2-wire.c: the standard QUERYSTD of a cycling input @r answers,
+ * moving its cycle on. */
+G_GNUC_INTERNAL v4l2_std_id fake_v4l2_wire_cycle_std (FakeRoute * r);
 
 /* fakev4l2-loopback012.c */
 /* TRUE when @request is answered by v4l2loopback 0.12.7's rules

@@ -47,6 +47,7 @@ enum
   MODE_NO_LOCK = 2,
   MODE_OUT_OF_RANGE = 3,
   MODE_SELECTED = 4,
+  MODE_CYCLE = 5,
 };
 
 /* vivid_standard[], the items of its "Standard" menu */
@@ -162,6 +163,7 @@ vivid_std_mode (FakeV4l2Device * dev)
     status = V4L2_IN_ST_NO_H_LOCK;
   r->status = status;
   r->wire_std_set = mode == MODE_SELECTED;
+  r->wire_cycle = mode == MODE_CYCLE;
   r->wire_std = vivid_standards[CLAMP (std, 0,
           (gint64) G_N_ELEMENTS (vivid_standards) - 1)];
   for (i = 0; i < dev->routes->len; i++)
@@ -169,9 +171,11 @@ vivid_std_mode (FakeV4l2Device * dev)
       fake_v4l2_events_source_change (dev, i);
 }
 
-/* vivid_vid_cap_s_ctrl(): the current HDMI input's mode.  "Selected" and
- * "Cycle" pick from the kernel's preset table, which the fake does not
- * have: they are taken as "Current". */
+/* vivid_vid_cap_s_ctrl(): the current HDMI input's mode.  "Cycle" moves
+ * QUERY_DV_TIMINGS through the kernel's preset table
+ * (fakev4l2-dvtimings.c); "Selected", which picks from vivid's "DV
+ * Timings" menu of those presets, is taken as "Current" (the fake has no
+ * such menu). */
 static void
 vivid_dv_mode (FakeV4l2Device * dev)
 {
@@ -188,9 +192,22 @@ vivid_dv_mode (FakeV4l2Device * dev)
     err = ENOLCK;
   else if (mode == MODE_OUT_OF_RANGE)
     err = ERANGE;
+  r->wire_cycle = mode == MODE_CYCLE;
   /* a new mode is news even when the wire looks the same */
   dv_store (r, NULL, err);
   fake_v4l2_events_source_change (dev, dev->cur_route);
+}
+
+/* vivid-vid-cap.c vidioc_querystd in "Cycle Through All Standards": the
+ * next of vivid_standard[] at each call, per input (query_std_last). */
+v4l2_std_id
+fake_v4l2_wire_cycle_std (FakeRoute * r)
+{
+  v4l2_std_id std = vivid_standards[r->cycle_next %
+      G_N_ELEMENTS (vivid_standards)];
+
+  r->cycle_next = (r->cycle_next + 1) % G_N_ELEMENTS (vivid_standards);
+  return std;
 }
 
 void
@@ -249,6 +266,8 @@ fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
       mode = MODE_NO_SIGNAL;
     else if (r->status & V4L2_IN_ST_NO_H_LOCK)
       mode = MODE_NO_LOCK;
+    else if (r->wire_cycle)
+      mode = MODE_CYCLE;
     else if (r->wire_std_set)
       mode = MODE_SELECTED;
     fake_v4l2_controls_set_value (dev, VIVID_CID_STD_SIGNAL_MODE, mode);
@@ -260,6 +279,8 @@ fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
       mode = MODE_NO_LOCK;
     else if (r->wire_dv_err == ERANGE)
       mode = MODE_OUT_OF_RANGE;
+    else if (r->wire_cycle)
+      mode = MODE_CYCLE;
     fake_v4l2_controls_set_value (dev, VIVID_CID_DV_TIMINGS_SIGNAL_MODE, mode);
   }
 }
