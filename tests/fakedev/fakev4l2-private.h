@@ -150,6 +150,8 @@ typedef struct
    * it on (query_std_last, query_dv_timings_last) */
   gboolean wire_cycle;
   guint cycle_next;
+  /* vivid's input_brightness[] of this input less 128 (its default) */
+  gint brightness_offset;
 } FakeRoute;
 
 /* A control (fakev4l2-controls.c). */
@@ -477,6 +479,11 @@ G_GNUC_INTERNAL gboolean fake_v4l2_controls_ioctl (FakeV4l2Device * dev,
  * wire; an unknown control or a value it refuses is ignored. */
 G_GNUC_INTERNAL void fake_v4l2_controls_set_value (FakeV4l2Device * dev,
     guint32 id, gint64 value);
+/* __v4l2_ctrl_modify_range() of control @id (lock held): CH_RANGE, and
+ * CH_VALUE when the value had to move; FALSE for no such control or a
+ * range that does not suit it. */
+G_GNUC_INTERNAL gboolean fake_v4l2_controls_set_range (FakeV4l2Device * dev,
+    guint32 id, gint64 min, gint64 max, guint64 step, gint64 def);
 /* Current value of control @id (FALSE: none, or a string control). */
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_get_value (FakeV4l2Device * dev,
     guint32 id, gint64 * value);

@@ -213,9 +213,14 @@ fake_v4l2_wire_cycle_std (FakeRoute * r)
 void
 fake_v4l2_wire_ctrl_changed (FakeV4l2Device * dev, guint32 id, gint64 value)
 {
+  FakeRoute *r = fake_v4l2_current_route (dev);
+
   if (!dev->vivid_signal_ctrls)
     return;
-  if (id == VIVID_CID_STD_SIGNAL_MODE || id == VIVID_CID_STANDARD)
+  /* vivid_user_gen_s_ctrl(): input_brightness[input] = val - input * 128 */
+  if (id == V4L2_CID_BRIGHTNESS && r != NULL)
+    r->brightness_offset = value - 128 * (gint64) dev->cur_route - 128;
+  else if (id == VIVID_CID_STD_SIGNAL_MODE || id == VIVID_CID_STANDARD)
     vivid_std_mode (dev);
   else if (id == VIVID_CID_DV_TIMINGS_SIGNAL_MODE)
     vivid_dv_mode (dev);
@@ -237,8 +242,10 @@ vivid_input_colorspace (const FakeRoute * r)
       V4L2_COLORSPACE_SMPTE170M : V4L2_COLORSPACE_REC709;
 }
 
-/* vivid's vidioc_s_input() restores the new input's modes into its
- * signal controls: an analog input's "Standard Signal Mode", and its
+/* vivid's vidioc_s_input() moves its Brightness range to the new input's
+ * (v4l2_ctrl_modify_range: CH_RANGE, and CH_VALUE as the value follows)
+ * and restores the input's brightness, then the new input's modes into
+ * its signal controls: an analog input's "Standard Signal Mode", and its
  * "Standard" control set to that same mode's number (as vivid does); an
  * HDMI input's "DV Timings Signal Mode".  A control whose value changes
  * runs the handler above as vivid's cluster does: the wire moves and
@@ -250,7 +257,7 @@ void
 fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
 {
   FakeRoute *r = fake_v4l2_current_route (dev);
-  gint64 mode = MODE_CURRENT;
+  gint64 mode = MODE_CURRENT, brightness;
   guint i, cs;
 
   if (!dev->vivid_signal_ctrls || r == NULL)
@@ -261,6 +268,13 @@ fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
     for (i = 0; i < dev->routes->len; i++)
       fake_v4l2_events_source_change (dev, i);
   }
+  /* its brightness range moves with the input: 128 * i to 255 + 128 * i,
+   * default 128 + 128 * i, the value the input's own (input_brightness) */
+  i = dev->cur_route;
+  brightness = 128 * (gint64) i + 128 + r->brightness_offset;
+  if (fake_v4l2_controls_set_range (dev, V4L2_CID_BRIGHTNESS, 128 * i,
+          255 + 128 * i, 1, 128 + 128 * i))
+    fake_v4l2_controls_set_value (dev, V4L2_CID_BRIGHTNESS, brightness);
   if (r->std != 0) {
     if (r->status & V4L2_IN_ST_NO_SIGNAL)
       mode = MODE_NO_SIGNAL;

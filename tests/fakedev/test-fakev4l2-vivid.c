@@ -22,7 +22,8 @@
  * vivid-vid-cap.c vidioc_querystd and vidioc_query_dv_timings: in "Cycle
  * Through All Standards"/"DV Timings" every query answers the next entry
  * of vivid_standard[] or of the kernel's whole preset table, per input,
- * and the cycle goes on where it was when the mode comes back. */
+ * and the cycle goes on where it was when the mode comes back.  And the
+ * Brightness range vivid's vidioc_s_input moves with the input. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,7 @@
 
 #include "fakev4l2.h"
 
-#define CAP_PATH "/nonexistent-fakev4l2/cycle0"
+#define CAP_PATH "/nonexistent-fakev4l2/vivid0"
 /* vivid-ctrls.c */
 #define VIVID_BASE (0x00f00000 | 0xf000)
 #define STD_SIGNAL_MODE (VIVID_BASE + 60)
@@ -55,6 +56,7 @@ open_card (void)
   fake_v4l2_device_add_input (dev, "S-Video", V4L2_INPUT_TYPE_CAMERA,
       V4L2_STD_ALL, V4L2_STD_PAL);
   fake_v4l2_device_add_dv_input (dev, "HDMI", &t720p60);
+  fake_v4l2_device_add_user_controls (dev);
   fake_v4l2_device_add_vivid_signal_controls (dev);
   fd = open (CAP_PATH, O_RDWR);
   g_assert_cmpint (fd, >=, 0);
@@ -145,13 +147,69 @@ test_cycle_dv_timings (void)
   fake_v4l2_reset ();
 }
 
+static void
+query_brightness (int fd, gint32 min, gint32 max, gint32 def, gint32 value)
+{
+  struct v4l2_queryctrl q;
+  struct v4l2_control c = { V4L2_CID_BRIGHTNESS, 0 };
+
+  memset (&q, 0, sizeof (q));
+  q.id = V4L2_CID_BRIGHTNESS;
+  g_assert_cmpint (ioctl (fd, VIDIOC_QUERYCTRL, &q), ==, 0);
+  g_assert_cmpint (q.minimum, ==, min);
+  g_assert_cmpint (q.maximum, ==, max);
+  g_assert_cmpint (q.default_value, ==, def);
+  g_assert_cmpint (ioctl (fd, VIDIOC_G_CTRL, &c), ==, 0);
+  g_assert_cmpint (c.value, ==, value);
+}
+
+/* vivid-vid-cap.c vidioc_s_input: input i's Brightness runs from 128 * i
+ * to 255 + 128 * i, default 128 + 128 * i; each input keeps its own
+ * (vivid-ctrls.c vivid_user_gen_s_ctrl, input_brightness[]); the range
+ * change is a control event with CH_RANGE. */
+static void
+test_brightness_range_per_input (void)
+{
+  int fd = open_card ();
+  int input = 1;
+  struct v4l2_event_subscription sub;
+  struct v4l2_event ev;
+
+  query_brightness (fd, 0, 255, 128, 128);
+  set_ctrl (fd, V4L2_CID_BRIGHTNESS, 100);
+  memset (&sub, 0, sizeof (sub));
+  sub.type = V4L2_EVENT_CTRL;
+  sub.id = V4L2_CID_BRIGHTNESS;
+  g_assert_cmpint (ioctl (fd, VIDIOC_SUBSCRIBE_EVENT, &sub), ==, 0);
+
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_INPUT, &input), ==, 0);
+  query_brightness (fd, 128, 383, 256, 256);
+  memset (&ev, 0, sizeof (ev));
+  g_assert_cmpint (ioctl (fd, VIDIOC_DQEVENT, &ev), ==, 0);
+  g_assert_cmpuint (ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_RANGE, !=, 0);
+  g_assert_cmpint (ev.u.ctrl.minimum, ==, 128);
+  g_assert_cmpint (ev.u.ctrl.maximum, ==, 383);
+  set_ctrl (fd, V4L2_CID_BRIGHTNESS, 300);
+
+  input = 0;
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_INPUT, &input), ==, 0);
+  query_brightness (fd, 0, 255, 128, 100);
+  input = 1;
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_INPUT, &input), ==, 0);
+  query_brightness (fd, 128, 383, 256, 300);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/fakev4l2-cycle/standards", test_cycle_standards);
-  g_test_add_func ("/fakev4l2-cycle/dv-timings", test_cycle_dv_timings);
+  g_test_add_func ("/fakev4l2-vivid/cycle-standards", test_cycle_standards);
+  g_test_add_func ("/fakev4l2-vivid/cycle-dv-timings", test_cycle_dv_timings);
+  g_test_add_func ("/fakev4l2-vivid/brightness-range-per-input",
+      test_brightness_range_per_input);
 
   return g_test_run ();
 }
