@@ -372,11 +372,15 @@ void fake_v4l2_device_set_wire_dv_error (FakeV4l2Device * dev, guint input,
     int err);
 /* vivid's own signal controls, so that a program drives the fake as it
  * drives vivid (v4l2-ctl -c ...): "Standard Signal Mode" (menu: 0
- * current, 1 no signal, 2 no lock, 4 selected; 3 not offered; 5 cycle is
- * taken as current), "Standard" (vivid's menu of 15 standards, the one
- * the selected mode detects) and "DV Timings Signal Mode" (0 current, 1
- * no signal, 2 no lock, 3 out of range; selected and cycle taken as
- * current), with vivid's ids (class 0x00f00000, base + 60, 61, 62).  A
+ * current, 1 no signal, 2 no lock, 4 selected; 3 not offered; 5 cycle:
+ * each QUERYSTD answers the next of vivid's 15 standards), "Standard"
+ * (vivid's menu of 15 standards, the one the selected mode detects) and
+ * "DV Timings Signal Mode" (0 current, 1 no signal, 2 no lock, 3 out of
+ * range; 5 cycle: each QUERY_DV_TIMINGS answers the next of the kernel's
+ * presets; 4 selected taken as current), with vivid's ids (class
+ * 0x00f00000, base + 60, 61, 62).  With them S_INPUT also moves the
+ * Brightness range to input i's, 128 * i to 255 + 128 * i, as vivid's
+ * vidioc_s_input does, each input keeping its own brightness.  A
  * change applies to the current input, as vivid's does: the standard
  * modes to an input with standards (and raise SOURCE_CHANGE on every
  * input with standards, as vivid tells all its TV and S-Video inputs),

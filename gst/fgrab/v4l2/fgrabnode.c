@@ -322,7 +322,7 @@ fgrab_node_close (FgrabNode * node)
     node->fd = -1;
   }
   fgrab_node_forget_format (node);
-  g_clear_pointer (&node->controls, g_ptr_array_unref);
+  fgrab_node_forget_controls (node);
 }
 
 gboolean
