@@ -530,10 +530,14 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     return err;
   if (fake_v4l2_loopback_012_ioctl (dev, request, arg, &err))
     return err;
+  if (fake_v4l2_loopback_caps_ioctl (dev, request, arg, &err))
+    return err;
 
   switch (request) {
     case (guint32) VIDIOC_QUERYCAP:
-      return querycap (dev, arg);
+      querycap (dev, arg);
+      fake_v4l2_loopback_caps_querycap (dev, arg);
+      return 0;
     case (guint32) VIDIOC_ENUM_FMT:
       return enum_fmt (dev, arg);
     case (guint32) VIDIOC_ENUM_FRAMESIZES:

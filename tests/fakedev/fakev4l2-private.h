@@ -237,6 +237,10 @@ struct _FakeV4l2Device
    * a writer (fake_v4l2_device_set_loopback_012) */
   gboolean loopback_012;
   gboolean loopback_writer;
+  /* v4l2loopback 0.15's exclusive_caps=1, and whether a writer streams
+   * (fake_v4l2_device_set_loopback_exclusive_caps) */
+  gboolean loopback_exclusive_caps;
+  gboolean loopback_writer_streams;
   /* v4l2loopback 0.13 and later (driver "v4l2 loopback", not 0.12): the
    * fd that streams as the node's reader (STREAMON(CAPTURE)), whose
    * coming and going is the client-usage event (fakev4l2-events.c) */
@@ -640,6 +644,15 @@ G_GNUC_INTERNAL void fake_v4l2_vbi_generate (FakeV4l2Device * dev,
 /* fakev4l2-wire.c: the standard QUERYSTD of a cycling input @r answers,
  * moving its cycle on. */
 G_GNUC_INTERNAL v4l2_std_id fake_v4l2_wire_cycle_std (FakeRoute * r);
+
+/* fakev4l2-loopbackcaps.c: v4l2loopback 0.15's exclusive_caps=1 */
+/* TRUE when @request is a format ioctl of a direction the node does not
+ * have for this opener; then *err is EINVAL. */
+G_GNUC_INTERNAL gboolean fake_v4l2_loopback_caps_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+/* QUERYCAP's direction, after querycap() filled @cap. */
+G_GNUC_INTERNAL void fake_v4l2_loopback_caps_querycap (FakeV4l2Device * dev,
+    struct v4l2_capability *cap);
 
 /* fakev4l2-loopback012.c */
 /* TRUE when @request is answered by v4l2loopback 0.12.7's rules

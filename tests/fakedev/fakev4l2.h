@@ -702,6 +702,17 @@ guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
  * above). */
 void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
     gboolean exclusive);
+/* v4l2loopback 0.15 loaded with exclusive_caps=1, on a capture device
+ * whose driver is "v4l2 loopback" (v4l2loopback.c at v0.15.0,
+ * vidioc_querycap, check_buffer_capability): while no writer streams
+ * (@writer_streams FALSE) QUERYCAP says VIDEO_OUTPUT (unless the format
+ * lock control is set, as keep_format) and ENUM_FMT, G/TRY/S_FMT and
+ * G/S_PARM of the capture type fail with EINVAL for an opener without
+ * the capture format token; while one streams, QUERYCAP says
+ * VIDEO_CAPTURE and those of the output type fail so for an opener
+ * without the output token. */
+void fake_v4l2_device_set_loopback_exclusive_caps (FakeV4l2Device * dev,
+    gboolean writer_streams);
 
 /* What the driver refuses while its capture runs (from the first read()
  * until the fd that made it closes; vb2_is_busy, ivtv's capturing):

@@ -310,6 +310,59 @@ test_015_buffers_busy (void)
   fake_v4l2_device_free (dev);
 }
 
+static guint32
+device_caps (int fd)
+{
+  struct v4l2_capability cap;
+
+  memset (&cap, 0, sizeof (cap));
+  g_assert_cmpint (ioctl (fd, VIDIOC_QUERYCAP, &cap), ==, 0);
+  g_assert_cmphex (cap.capabilities & cap.device_caps, ==, cap.device_caps);
+  return cap.device_caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_OUTPUT);
+}
+
+/* v4l2loopback 0.15.0 with exclusive_caps=1 (vidioc_querycap,
+ * check_buffer_capability): an output node until a writer streams, a
+ * capture node while one does; a reader holding the capture format token
+ * keeps the capture format ioctls after the writer stopped. */
+static void
+test_015_exclusive_caps (void)
+{
+  FakeV4l2Device *dev;
+  struct v4l2_format fmt;
+  int reader, other;
+
+  fake_v4l2_reset ();
+  dev = fake_v4l2_device_new_yuyv (LB_PATH, FALSE, 320, 240);
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_loopback_exclusive_caps (dev, FALSE);
+  reader = open (LB_PATH, O_RDWR | O_NONBLOCK);
+  other = open (LB_PATH, O_RDWR | O_NONBLOCK);
+
+  g_assert_cmphex (device_caps (reader), ==, V4L2_CAP_VIDEO_OUTPUT);
+  g_assert_cmpint (cap_fmt (reader, VIDIOC_G_FMT, 0, 0, 0, &fmt), ==, EINVAL);
+  g_assert_cmpint (cap_fmt (reader, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, 320,
+          240, &fmt), ==, EINVAL);
+
+  fake_v4l2_device_set_loopback_exclusive_caps (dev, TRUE);
+  g_assert_cmphex (device_caps (reader), ==, V4L2_CAP_VIDEO_CAPTURE);
+  g_assert_cmpint (cap_fmt (reader, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, 320,
+          240, &fmt), ==, 0);
+  /* the output side is the streaming writer's */
+  memset (&fmt, 0, sizeof (fmt));
+  fmt.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  g_assert_cmpint (ioctl (other, VIDIOC_G_FMT, &fmt), ==, -1);
+  g_assert_cmpint (errno, ==, EINVAL);
+
+  fake_v4l2_device_set_loopback_exclusive_caps (dev, FALSE);
+  g_assert_cmpint (cap_fmt (reader, VIDIOC_G_FMT, 0, 0, 0, &fmt), ==, 0);
+  g_assert_cmpint (cap_fmt (other, VIDIOC_G_FMT, 0, 0, 0, &fmt), ==, EINVAL);
+  g_assert_cmphex (device_caps (reader), ==, V4L2_CAP_VIDEO_OUTPUT);
+  close (other);
+  close (reader);
+  fake_v4l2_device_free (dev);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -324,6 +377,8 @@ main (int argc, char **argv)
       test_012_capture_format);
   g_test_add_func ("/fakev4l2-loopback/015-buffers-busy",
       test_015_buffers_busy);
+  g_test_add_func ("/fakev4l2-loopback/015-exclusive-caps",
+      test_015_exclusive_caps);
 
   return g_test_run ();
 }
