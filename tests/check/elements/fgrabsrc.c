@@ -1799,6 +1799,21 @@ GST_START_TEST (test_error_output_node)
 
 GST_END_TEST;
 
+/* v4l2loopback 0.15 loaded with exclusive_caps=1 is an output node until
+ * a writer streams (vidioc_querycap): the error says to start the writer,
+ * not to use fgrabsink. */
+GST_START_TEST (test_error_exclusive_caps_loopback_before_a_writer)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_loopback_exclusive_caps (dev, FALSE);
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH,
+      "Start the writer first");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_error_no_read_support)
 {
   /* streaming only, as most webcams */
@@ -2476,6 +2491,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_error_not_a_character_device);
   tcase_add_test (tc, test_error_not_v4l2);
   tcase_add_test (tc, test_error_output_node);
+  tcase_add_test (tc, test_error_exclusive_caps_loopback_before_a_writer);
   tcase_add_test (tc, test_error_no_read_support);
   tcase_add_test (tc, test_error_busy_at_open);
   tcase_add_test (tc, test_capabilities_without_device_caps);
