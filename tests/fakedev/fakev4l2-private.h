@@ -150,6 +150,10 @@ typedef struct
    * it on (query_std_last, query_dv_timings_last) */
   gboolean wire_cycle;
   guint cycle_next;
+  /* vivid's "Selected DV Timings" mode: QUERY_DV_TIMINGS answers preset
+   * dv_selected of the kernel's table (query_dv_timings[input]) */
+  gboolean wire_dv_selected;
+  guint dv_selected;
   /* vivid's input_brightness[] of this input less 128 (its default) */
   gint brightness_offset;
 } FakeRoute;
@@ -556,6 +560,10 @@ G_GNUC_INTERNAL gboolean fake_v4l2_dv_ioctl (FakeV4l2Device * dev,
     guint32 request, void *arg, int *err);
 /* Timings @index of those the fake knows (what ENUM_DV_TIMINGS lists and
  * S_DV_TIMINGS takes), NULL past the last. */
+/* Entry @index of the kernel's whole preset table (NULL past its end),
+ * fitting vivid or not: what vivid's "DV Timings" menu lists. */
+G_GNUC_INTERNAL const struct v4l2_dv_timings *fake_v4l2_dv_table_entry (guint
+    index);
 G_GNUC_INTERNAL const struct v4l2_dv_timings *fake_v4l2_dv_preset (guint
     index);
 /* The frame period vivid gives timings @t (size / 100 over pixelclock /

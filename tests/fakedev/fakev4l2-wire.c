@@ -38,6 +38,7 @@
 #define VIVID_CID_STD_SIGNAL_MODE (VIVID_BASE + 60)
 #define VIVID_CID_STANDARD (VIVID_BASE + 61)
 #define VIVID_CID_DV_TIMINGS_SIGNAL_MODE (VIVID_BASE + 62)
+#define VIVID_CID_DV_TIMINGS (VIVID_BASE + 63)
 
 /* The values of vivid's signal mode menus (its NO_SIGNAL, ...) */
 enum
@@ -173,13 +174,13 @@ vivid_std_mode (FakeV4l2Device * dev)
 
 /* vivid_vid_cap_s_ctrl(): the current HDMI input's mode.  "Cycle" moves
  * QUERY_DV_TIMINGS through the kernel's preset table
- * (fakev4l2-dvtimings.c); "Selected", which picks from vivid's "DV
- * Timings" menu of those presets, is taken as "Current" (the fake has no
- * such menu). */
+ * (fakev4l2-dvtimings.c); "Selected" answers the preset its "DV Timings"
+ * menu holds as the mode is set (query_dv_timings[input]; the menu alone
+ * changes nothing, having no case in the handler). */
 static void
 vivid_dv_mode (FakeV4l2Device * dev)
 {
-  gint64 mode = MODE_CURRENT;
+  gint64 mode = MODE_CURRENT, selected = 0;
   FakeRoute *r = fake_v4l2_current_route (dev);
   int err = 0;
 
@@ -193,6 +194,9 @@ vivid_dv_mode (FakeV4l2Device * dev)
   else if (mode == MODE_OUT_OF_RANGE)
     err = ERANGE;
   r->wire_cycle = mode == MODE_CYCLE;
+  fake_v4l2_controls_get_value (dev, VIVID_CID_DV_TIMINGS, &selected);
+  r->wire_dv_selected = mode == MODE_SELECTED;
+  r->dv_selected = selected;
   /* a new mode is news even when the wire looks the same */
   dv_store (r, NULL, err);
   fake_v4l2_events_source_change (dev, dev->cur_route);
@@ -217,7 +221,7 @@ fake_v4l2_wire_ctrl_changed (FakeV4l2Device * dev, guint32 id, gint64 value)
 
   if (!dev->vivid_signal_ctrls)
     return;
-  /* vivid_user_gen_s_ctrl(): input_brightness[input] = val - input * 128 */
+  /* vivid_user_vid_s_ctrl(): input_brightness[input] = val - input * 128 */
   if (id == V4L2_CID_BRIGHTNESS && r != NULL)
     r->brightness_offset = value - 128 * (gint64) dev->cur_route - 128;
   else if (id == VIVID_CID_STD_SIGNAL_MODE || id == VIVID_CID_STANDARD)
@@ -295,13 +299,40 @@ fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
       mode = MODE_OUT_OF_RANGE;
     else if (r->wire_cycle)
       mode = MODE_CYCLE;
+    else if (r->wire_dv_selected)
+      mode = MODE_SELECTED;
+    fake_v4l2_controls_set_value (dev, VIVID_CID_DV_TIMINGS, r->dv_selected);
     fake_v4l2_controls_set_value (dev, VIVID_CID_DV_TIMINGS_SIGNAL_MODE, mode);
   }
+}
+
+/* vivid's "DV Timings" menu: one item a preset of the kernel's table,
+ * named as vivid-core.c names them (width x height, p or i, the whole
+ * frames a second its pixel clock gives). */
+static gchar **
+dv_timings_names (void)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  const struct v4l2_dv_timings *t;
+  guint i;
+
+  for (i = 0; (t = fake_v4l2_dv_table_entry (i)) != NULL; i++) {
+    const struct v4l2_bt_timings *bt = &t->bt;
+
+    g_ptr_array_add (names, g_strdup_printf ("%ux%u%s%u", bt->width,
+            bt->height, bt->interlaced ? "i" : "p",
+            (guint32) bt->pixelclock / (V4L2_DV_BT_FRAME_WIDTH (bt) *
+                V4L2_DV_BT_FRAME_HEIGHT (bt))));
+  }
+  g_ptr_array_add (names, NULL);
+  return (gchar **) g_ptr_array_free (names, FALSE);
 }
 
 void
 fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev)
 {
+  gchar **names;
+
   g_return_if_fail (dev != NULL);
   fake_v4l2_device_add_menu_control (dev, VIVID_CID_STD_SIGNAL_MODE,
       "Standard Signal Mode", vivid_std_mode_names, MODE_CURRENT, 0);
@@ -309,6 +340,10 @@ fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev)
       vivid_standard_names, 0, 0);
   fake_v4l2_device_add_menu_control (dev, VIVID_CID_DV_TIMINGS_SIGNAL_MODE,
       "DV Timings Signal Mode", vivid_dv_mode_names, MODE_CURRENT, 0);
+  names = dv_timings_names ();
+  fake_v4l2_device_add_menu_control (dev, VIVID_CID_DV_TIMINGS,
+      "DV Timings", (const gchar * const *) names, 0, 0);
+  g_strfreev (names);
   g_mutex_lock (&fake_v4l2_lock);
   dev->vivid_signal_ctrls = TRUE;
   if (fake_v4l2_current_route (dev) != NULL)

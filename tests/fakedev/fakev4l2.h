@@ -376,9 +376,10 @@ void fake_v4l2_device_set_wire_dv_error (FakeV4l2Device * dev, guint input,
  * each QUERYSTD answers the next of vivid's 15 standards), "Standard"
  * (vivid's menu of 15 standards, the one the selected mode detects) and
  * "DV Timings Signal Mode" (0 current, 1 no signal, 2 no lock, 3 out of
- * range; 5 cycle: each QUERY_DV_TIMINGS answers the next of the kernel's
- * presets; 4 selected taken as current), with vivid's ids (class
- * 0x00f00000, base + 60, 61, 62).  With them S_INPUT also moves the
+ * range; 4 selected: the preset "DV Timings" held when the mode was set;
+ * 5 cycle: each QUERY_DV_TIMINGS answers the next of the kernel's
+ * presets) and "DV Timings" (vivid's menu of the kernel's presets), with
+ * vivid's ids (class 0x00f00000, base + 60, 61, 62, 63).  With them S_INPUT also moves the
  * Brightness range to input i's, 128 * i to 255 + 128 * i, as vivid's
  * vidioc_s_input does, each input keeping its own brightness.  A
  * change applies to the current input, as vivid's does: the standard

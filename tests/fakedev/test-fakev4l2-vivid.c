@@ -39,6 +39,8 @@
 #define VIVID_BASE (0x00f00000 | 0xf000)
 #define STD_SIGNAL_MODE (VIVID_BASE + 60)
 #define DV_TIMINGS_SIGNAL_MODE (VIVID_BASE + 62)
+#define DV_TIMINGS (VIVID_BASE + 63)
+#define MODE_SELECTED 4
 #define MODE_CURRENT 0
 #define MODE_CYCLE 5
 
@@ -148,6 +150,45 @@ test_cycle_dv_timings (void)
 }
 
 static void
+assert_menu_item (int fd, guint32 id, guint32 index, const gchar * name)
+{
+  struct v4l2_querymenu qm;
+
+  memset (&qm, 0, sizeof (qm));
+  qm.id = id;
+  qm.index = index;
+  g_assert_cmpint (ioctl (fd, VIDIOC_QUERYMENU, &qm), ==, 0);
+  g_assert_cmpstr ((const gchar *) qm.name, ==, name);
+}
+
+/* "Selected DV Timings": the preset vivid's "DV Timings" menu (named as
+ * vivid-core.c names the kernel's presets) holds as the mode is set;
+ * the menu alone changes nothing (no case in vivid_vid_cap_s_ctrl). */
+static void
+test_selected_dv_timings (void)
+{
+  int fd = open_card ();
+  int hdmi = 1;
+
+  assert_menu_item (fd, DV_TIMINGS, 0, "640x480p59");
+  assert_menu_item (fd, DV_TIMINGS, 1, "720x480i29");
+  assert_menu_item (fd, DV_TIMINGS, 9, "1280x720p60");
+  g_assert_cmpint (ioctl (fd, VIDIOC_S_INPUT, &hdmi), ==, 0);
+  set_ctrl (fd, DV_TIMINGS, 2);
+  set_ctrl (fd, DV_TIMINGS_SIGNAL_MODE, MODE_SELECTED);
+  query_dv (fd, 720, 480, FALSE);
+  query_dv (fd, 720, 480, FALSE);
+  set_ctrl (fd, DV_TIMINGS, 4);
+  query_dv (fd, 720, 480, FALSE);
+  set_ctrl (fd, DV_TIMINGS_SIGNAL_MODE, MODE_CURRENT);
+  query_dv (fd, 1280, 720, FALSE);
+  set_ctrl (fd, DV_TIMINGS_SIGNAL_MODE, MODE_SELECTED);
+  query_dv (fd, 720, 576, FALSE);
+  close (fd);
+  fake_v4l2_reset ();
+}
+
+static void
 query_brightness (int fd, gint32 min, gint32 max, gint32 def, gint32 value)
 {
   struct v4l2_queryctrl q;
@@ -165,7 +206,7 @@ query_brightness (int fd, gint32 min, gint32 max, gint32 def, gint32 value)
 
 /* vivid-vid-cap.c vidioc_s_input: input i's Brightness runs from 128 * i
  * to 255 + 128 * i, default 128 + 128 * i; each input keeps its own
- * (vivid-ctrls.c vivid_user_gen_s_ctrl, input_brightness[]); the range
+ * (vivid-ctrls.c vivid_user_vid_s_ctrl, input_brightness[]); the range
  * change is a control event with CH_RANGE. */
 static void
 test_brightness_range_per_input (void)
@@ -208,6 +249,8 @@ main (int argc, char **argv)
 
   g_test_add_func ("/fakev4l2-vivid/cycle-standards", test_cycle_standards);
   g_test_add_func ("/fakev4l2-vivid/cycle-dv-timings", test_cycle_dv_timings);
+  g_test_add_func ("/fakev4l2-vivid/selected-dv-timings",
+      test_selected_dv_timings);
   g_test_add_func ("/fakev4l2-vivid/brightness-range-per-input",
       test_brightness_range_per_input);
 
