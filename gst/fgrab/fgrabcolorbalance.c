@@ -196,6 +196,35 @@ fgrab_color_balance_watch (FgrabObject * obj, FgrabNode * node)
 }
 
 void
+fgrab_color_balance_refresh (FgrabObject * obj, FgrabNode * node)
+{
+  GPtrArray *controls = fgrab_node_list_controls (node);
+  GList *l;
+  guint i;
+
+  if (controls == NULL)
+    return;
+  /* in place: the list is the application's to hold while open */
+  GST_OBJECT_LOCK (obj->element);
+  for (l = obj->balance->channels; l; l = l->next) {
+    GstColorBalanceChannel *channel = l->data;
+    guint32 id = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (channel),
+            control_quark ()));
+
+    for (i = 0; i < controls->len; i++) {
+      const FgrabControl *control = g_ptr_array_index (controls, i);
+
+      if (control->id == id) {
+        channel->min_value = CLAMP (control->minimum, G_MININT, G_MAXINT);
+        channel->max_value = CLAMP (control->maximum, G_MININT, G_MAXINT);
+      }
+    }
+  }
+  GST_OBJECT_UNLOCK (obj->element);
+  g_ptr_array_unref (controls);
+}
+
+void
 fgrab_color_balance_changed (FgrabObject * obj, guint32 id, gint value)
 {
   GstColorBalanceChannel *channel = NULL;

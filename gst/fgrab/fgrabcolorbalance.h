@@ -40,6 +40,9 @@ void fgrab_color_balance_watch (FgrabObject * obj, FgrabNode * node);
  * notify on its property and GstColorBalance's value-changed on its
  * channel, if it has them.  No lock held. */
 void fgrab_color_balance_changed (FgrabObject * obj, guint32 id, gint value);
+/* The channels' ranges read again from @node's controls: after another
+ * input, or a control event with V4L2_EVENT_CTRL_CH_RANGE. */
+void fgrab_color_balance_refresh (FgrabObject * obj, FgrabNode * node);
 /* The element's init and finalize: obj->balance. */
 void fgrab_color_balance_init (FgrabObject * obj);
 void fgrab_color_balance_finalize (FgrabObject * obj);

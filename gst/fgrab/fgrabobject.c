@@ -426,6 +426,7 @@ select_route_and_norm (FgrabObject * obj, FgrabNode * node)
     return FALSE;
   }
   lock_dv_timings (obj, node);
+  fgrab_color_balance_refresh (obj, node);
 
   GST_OBJECT_LOCK (obj->element);
   obj->actual_route = actual_route;

@@ -298,7 +298,12 @@ fgrab_src_live_take_events (FgrabSrcLive * live)
   while (fgrab_node_dequeue_event (node, &event)) {
     if (event.type == V4L2_EVENT_SOURCE_CHANGE)
       changed = TRUE;
-    else if (event.type == V4L2_EVENT_CTRL &&
+    if (event.type == V4L2_EVENT_CTRL &&
+        (event.u.ctrl.changes & V4L2_EVENT_CTRL_CH_RANGE)) {
+      fgrab_node_forget_controls (node);
+      fgrab_color_balance_refresh (live->obj, node);
+    }
+    if (event.type == V4L2_EVENT_CTRL &&
         (event.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE) &&
         event.u.ctrl.type != V4L2_CTRL_TYPE_INTEGER64)
       fgrab_color_balance_changed (live->obj, event.id, event.u.ctrl.value);

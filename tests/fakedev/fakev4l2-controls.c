@@ -1235,17 +1235,16 @@ fake_v4l2_device_set_control_flags (FakeV4l2Device * dev, guint32 id,
 
 /* __v4l2_ctrl_modify_range(): the current value is kept when it is valid
  * in the new range, else it becomes the new default. */
-void
-fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
+/* __v4l2_ctrl_modify_range(), with the lock held; FALSE when @id is no
+ * such control or the range does not suit it. */
+gboolean
+fake_v4l2_controls_set_range (FakeV4l2Device * dev, guint32 id,
     gint64 min, gint64 max, guint64 step, gint64 def)
 {
-  FakeCtrl *c;
+  FakeCtrl *c = find_ctrl (dev, id);
   gboolean bad = FALSE;
   guint32 changes;
 
-  g_return_if_fail (dev != NULL);
-  g_mutex_lock (&fake_v4l2_lock);
-  c = find_ctrl (dev, id);
   if (c == NULL || c->type == V4L2_CTRL_TYPE_STRING ||
       c->type == V4L2_CTRL_TYPE_BUTTON ||
       c->type == V4L2_CTRL_TYPE_CTRL_CLASS || min > max || def < min ||
@@ -1268,10 +1267,23 @@ fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
     if (val != c->value)
       changes |= V4L2_EVENT_CTRL_CH_VALUE;
     c->value = val;
-    fake_v4l2_events_ctrl_changed (dev, c->id, changes);
+    /* send_event() with no fh: every subscriber, the caller's too */
+    fake_v4l2_events_ctrl_changed_all (dev, c->id, changes);
   }
+  return !bad;
+}
+
+void
+fake_v4l2_device_set_control_range (FakeV4l2Device * dev, guint32 id,
+    gint64 min, gint64 max, guint64 step, gint64 def)
+{
+  gboolean ok;
+
+  g_return_if_fail (dev != NULL);
+  g_mutex_lock (&fake_v4l2_lock);
+  ok = fake_v4l2_controls_set_range (dev, id, min, max, step, def);
   g_mutex_unlock (&fake_v4l2_lock);
-  if (bad)
+  if (!ok)
     warn_ctrl (dev, id, "no such control or range not valid for it");
 }
 

@@ -186,6 +186,12 @@ dv_fits (const struct v4l2_dv_timings *t)
 }
 
 const struct v4l2_dv_timings *
+fake_v4l2_dv_table_entry (guint index)
+{
+  return index < G_N_ELEMENTS (dv_presets) ? &dv_presets[index] : NULL;
+}
+
+const struct v4l2_dv_timings *
 fake_v4l2_dv_preset (guint index)
 {
   guint i, n = 0;
@@ -303,12 +309,26 @@ s_dv (FakeV4l2Device * dev, FakeRoute * r, struct v4l2_dv_timings *t)
 
 /* vidioc_query_dv_timings(): ENOLINK without a signal, ENOLCK without a
  * lock, ERANGE out of range (vivid's out-of-range pixel clock stays in
- * the kernel: video_usercopy() copies nothing back on an error). */
+ * the kernel: video_usercopy() copies nothing back on an error).  In
+ * "Selected DV Timings" the preset its "DV Timings" menu had when the
+ * mode was set (query_dv_timings[input]); in "Cycle Through All DV
+ * Timings" each call answers the next of the whole
+ * preset table (query_dv_timings_size counts them all), those vivid's
+ * own S_DV_TIMINGS refuses too. */
 static int
 query_dv (FakeRoute * r, struct v4l2_dv_timings *t)
 {
   if (r->wire_dv_err != 0)
     return r->wire_dv_err;
+  if (r->wire_dv_selected) {
+    *t = dv_presets[r->dv_selected % G_N_ELEMENTS (dv_presets)];
+    return 0;
+  }
+  if (r->wire_cycle) {
+    *t = dv_presets[r->cycle_next % G_N_ELEMENTS (dv_presets)];
+    r->cycle_next = (r->cycle_next + 1) % G_N_ELEMENTS (dv_presets);
+    return 0;
+  }
   *t = r->wire_dv_set ? r->wire_dv : r->dv_timings;
   return 0;
 }

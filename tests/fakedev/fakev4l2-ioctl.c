@@ -282,7 +282,8 @@ enum_frameintervals (FakeV4l2Device * dev, struct v4l2_frmivalenum *fi)
  * v4l2_loopback_close): one a direction; an opener's S_FMT gives back the
  * token it holds and takes that of its direction, EBUSY while another
  * opener holds it; TRY_FMT (and so S_FMT) answers the format in force while
- * another opener holds any token.  The node takes both directions' S_FMT
+ * another opener holds any token; S_FMT is EBUSY while the opener holds
+ * buffers (here: its read() or write() started the node's stream).  The node takes both directions' S_FMT
  * (vidioc_s_fmt_cap, vidioc_s_fmt_out): a writer's S_FMT(OUTPUT) on a
  * capture node.  A device named "v4l2 loopback" has them but on the 0.12
  * model (set_loopback_012); set_format_exclusive gives them to another. */
@@ -361,6 +362,11 @@ s_fmt (FakeV4l2Device * dev, struct v4l2_format *fmt)
 
     if ((ret = try_fmt (dev, &tried)) != 0)
       return ret;
+    /* the opener's buffers (opener->buffer_count, which the read() or
+     * write() that started its stream took through start_fileio) are
+     * freed only by REQBUFS(0) or its close */
+    if (dev->cur_ffd && dev->cur_ffd->streaming)
+      return EBUSY;
     if (dev->cur_ffd)
       dev->cur_ffd->format_token = 0;
     if (other_format_tokens (dev) & token)
@@ -481,20 +487,6 @@ s_parm (FakeV4l2Device * dev, struct v4l2_streamparm *parm)
   return 0;
 }
 
-/* v4l2loopback 0.12.7's vidioc_streamon for a reader: the calling fd
- * becomes a READER that poll wakes, once the node has had a writer. */
-static int
-loopback_012_streamon (FakeV4l2Device * dev, const gint * type)
-{
-  if (*type != V4L2_BUF_TYPE_VIDEO_CAPTURE || dev->output)
-    return EINVAL;
-  if (!dev->loopback_writer)
-    return EIO;
-  if (dev->cur_ffd)
-    dev->cur_ffd->loopback_reader = TRUE;
-  return 0;
-}
-
 /* Returns 0 or the errno the ioctl fails with. */
 int
 fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
@@ -536,10 +528,16 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     return err;
   if (fake_v4l2_vbi_ioctl (dev, request, arg, &err))
     return err;
+  if (fake_v4l2_loopback_012_ioctl (dev, request, arg, &err))
+    return err;
+  if (fake_v4l2_loopback_caps_ioctl (dev, request, arg, &err))
+    return err;
 
   switch (request) {
     case (guint32) VIDIOC_QUERYCAP:
-      return querycap (dev, arg);
+      querycap (dev, arg);
+      fake_v4l2_loopback_caps_querycap (dev, arg);
+      return 0;
     case (guint32) VIDIOC_ENUM_FMT:
       return enum_fmt (dev, arg);
     case (guint32) VIDIOC_ENUM_FRAMESIZES:
@@ -578,8 +576,6 @@ fake_v4l2_handle_ioctl (FakeV4l2Device * dev, guint32 request, void *arg)
     case (guint32) VIDIOC_STREAMON:
       if (fake_v4l2_events_loopback_stream (dev, TRUE, arg, &err))
         return err;
-      if (dev->loopback_012)
-        return loopback_012_streamon (dev, arg);
       return EINVAL;
     case (guint32) VIDIOC_STREAMOFF:
       if (fake_v4l2_events_loopback_stream (dev, FALSE, arg, &err))

@@ -144,6 +144,18 @@ typedef struct
   gboolean wire_dv_set;
   struct v4l2_dv_timings wire_dv;
   int wire_dv_err;
+  /* vivid's "Cycle Through All Standards"/"DV Timings" mode on this
+   * input: each QUERYSTD or QUERY_DV_TIMINGS answers the entry
+   * cycle_next of vivid's standards or the kernel's presets, and moves
+   * it on (query_std_last, query_dv_timings_last) */
+  gboolean wire_cycle;
+  guint cycle_next;
+  /* vivid's "Selected DV Timings" mode: QUERY_DV_TIMINGS answers preset
+   * dv_selected of the kernel's table (query_dv_timings[input]) */
+  gboolean wire_dv_selected;
+  guint dv_selected;
+  /* vivid's input_brightness[] of this input less 128 (its default) */
+  gint brightness_offset;
 } FakeRoute;
 
 /* A control (fakev4l2-controls.c). */
@@ -243,6 +255,10 @@ struct _FakeV4l2Device
    * a writer (fake_v4l2_device_set_loopback_012) */
   gboolean loopback_012;
   gboolean loopback_writer;
+  /* v4l2loopback 0.15's exclusive_caps=1, and whether a writer streams
+   * (fake_v4l2_device_set_loopback_exclusive_caps) */
+  gboolean loopback_exclusive_caps;
+  gboolean loopback_writer_streams;
   /* v4l2loopback 0.13 and later (driver "v4l2 loopback", not 0.12): the
    * fd that streams as the node's reader (STREAMON(CAPTURE)), whose
    * coming and going is the client-usage event (fakev4l2-events.c) */
@@ -485,6 +501,11 @@ G_GNUC_INTERNAL gboolean fake_v4l2_controls_ioctl (FakeV4l2Device * dev,
  * wire; an unknown control or a value it refuses is ignored. */
 G_GNUC_INTERNAL void fake_v4l2_controls_set_value (FakeV4l2Device * dev,
     guint32 id, gint64 value);
+/* __v4l2_ctrl_modify_range() of control @id (lock held): CH_RANGE, and
+ * CH_VALUE when the value had to move; FALSE for no such control or a
+ * range that does not suit it. */
+G_GNUC_INTERNAL gboolean fake_v4l2_controls_set_range (FakeV4l2Device * dev,
+    guint32 id, gint64 min, gint64 max, guint64 step, gint64 def);
 /* Current value of control @id (FALSE: none, or a string control). */
 G_GNUC_INTERNAL gboolean fake_v4l2_controls_get_value (FakeV4l2Device * dev,
     guint32 id, gint64 * value);
@@ -553,6 +574,10 @@ G_GNUC_INTERNAL gboolean fake_v4l2_dv_ioctl (FakeV4l2Device * dev,
     guint32 request, void *arg, int *err);
 /* Timings @index of those the fake knows (what ENUM_DV_TIMINGS lists and
  * S_DV_TIMINGS takes), NULL past the last. */
+/* Entry @index of the kernel's whole preset table (NULL past its end),
+ * fitting vivid or not: what vivid's "DV Timings" menu lists. */
+G_GNUC_INTERNAL const struct v4l2_dv_timings *fake_v4l2_dv_table_entry (guint
+    index);
 G_GNUC_INTERNAL const struct v4l2_dv_timings *fake_v4l2_dv_preset (guint
     index);
 /* The frame period vivid gives timings @t (size / 100 over pixelclock /
@@ -637,6 +662,26 @@ G_GNUC_INTERNAL gsize fake_v4l2_vbi_frame_size (FakeV4l2Device * dev);
  * (zeroed, FAKE_VBI_RECORDS). */
 G_GNUC_INTERNAL void fake_v4l2_vbi_generate (FakeV4l2Device * dev,
     guint64 n, struct v4l2_sliced_vbi_data *recs);
+
+/* fakev4l2-wire.c: the standard QUERYSTD of a cycling input @r answers,
+ * moving its cycle on. */
+G_GNUC_INTERNAL v4l2_std_id fake_v4l2_wire_cycle_std (FakeRoute * r);
+
+/* fakev4l2-loopbackcaps.c: v4l2loopback 0.15's exclusive_caps=1 */
+/* TRUE when @request is a format ioctl of a direction the node does not
+ * have for this opener; then *err is EINVAL. */
+G_GNUC_INTERNAL gboolean fake_v4l2_loopback_caps_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
+/* QUERYCAP's direction, after querycap() filled @cap. */
+G_GNUC_INTERNAL void fake_v4l2_loopback_caps_querycap (FakeV4l2Device * dev,
+    struct v4l2_capability *cap);
+
+/* fakev4l2-loopback012.c */
+/* TRUE when @request is answered by v4l2loopback 0.12.7's rules
+ * (set_loopback_012: STREAMON, and a capture node's formats); then *err
+ * is its result (0 or an errno). */
+G_GNUC_INTERNAL gboolean fake_v4l2_loopback_012_ioctl (FakeV4l2Device * dev,
+    guint32 request, void *arg, int *err);
 
 /* fakev4l2-vbiraw.c */
 /* vivid's raw VBI format under the current standard (its G_FMT). */

@@ -262,13 +262,16 @@ fake_v4l2_routes_apply (FakeV4l2Device * dev)
 
 /* What QUERYSTD detects: nothing without a signal or a lock (the uAPI's
  * V4L2_STD_UNKNOWN, as vivid_querystd() answers in its "No Signal" and
- * "No Lock" modes), else what the wire carries. */
+ * "No Lock" modes), the next standard of vivid's cycle in its "Cycle
+ * Through All Standards" mode, else what the wire carries. */
 static v4l2_std_id
 detected_std (FakeRoute * r)
 {
   if (r->status & (V4L2_IN_ST_NO_POWER | V4L2_IN_ST_NO_SIGNAL |
           V4L2_IN_ST_NO_H_LOCK))
     return V4L2_STD_UNKNOWN;
+  if (r->wire_cycle)
+    return fake_v4l2_wire_cycle_std (r);
   return r->wire_std_set ? r->wire_std : r->cur_std;
 }
 

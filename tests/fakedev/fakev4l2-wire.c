@@ -38,6 +38,7 @@
 #define VIVID_CID_STD_SIGNAL_MODE (VIVID_BASE + 60)
 #define VIVID_CID_STANDARD (VIVID_BASE + 61)
 #define VIVID_CID_DV_TIMINGS_SIGNAL_MODE (VIVID_BASE + 62)
+#define VIVID_CID_DV_TIMINGS (VIVID_BASE + 63)
 
 /* The values of vivid's signal mode menus (its NO_SIGNAL, ...) */
 enum
@@ -47,6 +48,7 @@ enum
   MODE_NO_LOCK = 2,
   MODE_OUT_OF_RANGE = 3,
   MODE_SELECTED = 4,
+  MODE_CYCLE = 5,
 };
 
 /* vivid_standard[], the items of its "Standard" menu */
@@ -162,6 +164,7 @@ vivid_std_mode (FakeV4l2Device * dev)
     status = V4L2_IN_ST_NO_H_LOCK;
   r->status = status;
   r->wire_std_set = mode == MODE_SELECTED;
+  r->wire_cycle = mode == MODE_CYCLE;
   r->wire_std = vivid_standards[CLAMP (std, 0,
           (gint64) G_N_ELEMENTS (vivid_standards) - 1)];
   for (i = 0; i < dev->routes->len; i++)
@@ -169,13 +172,15 @@ vivid_std_mode (FakeV4l2Device * dev)
       fake_v4l2_events_source_change (dev, i);
 }
 
-/* vivid_vid_cap_s_ctrl(): the current HDMI input's mode.  "Selected" and
- * "Cycle" pick from the kernel's preset table, which the fake does not
- * have: they are taken as "Current". */
+/* vivid_vid_cap_s_ctrl(): the current HDMI input's mode.  "Cycle" moves
+ * QUERY_DV_TIMINGS through the kernel's preset table
+ * (fakev4l2-dvtimings.c); "Selected" answers the preset its "DV Timings"
+ * menu holds as the mode is set (query_dv_timings[input]; the menu alone
+ * changes nothing, having no case in the handler). */
 static void
 vivid_dv_mode (FakeV4l2Device * dev)
 {
-  gint64 mode = MODE_CURRENT;
+  gint64 mode = MODE_CURRENT, selected = 0;
   FakeRoute *r = fake_v4l2_current_route (dev);
   int err = 0;
 
@@ -188,17 +193,38 @@ vivid_dv_mode (FakeV4l2Device * dev)
     err = ENOLCK;
   else if (mode == MODE_OUT_OF_RANGE)
     err = ERANGE;
+  r->wire_cycle = mode == MODE_CYCLE;
+  fake_v4l2_controls_get_value (dev, VIVID_CID_DV_TIMINGS, &selected);
+  r->wire_dv_selected = mode == MODE_SELECTED;
+  r->dv_selected = selected;
   /* a new mode is news even when the wire looks the same */
   dv_store (r, NULL, err);
   fake_v4l2_events_source_change (dev, dev->cur_route);
 }
 
+/* vivid-vid-cap.c vidioc_querystd in "Cycle Through All Standards": the
+ * next of vivid_standard[] at each call, per input (query_std_last). */
+v4l2_std_id
+fake_v4l2_wire_cycle_std (FakeRoute * r)
+{
+  v4l2_std_id std = vivid_standards[r->cycle_next %
+      G_N_ELEMENTS (vivid_standards)];
+
+  r->cycle_next = (r->cycle_next + 1) % G_N_ELEMENTS (vivid_standards);
+  return std;
+}
+
 void
 fake_v4l2_wire_ctrl_changed (FakeV4l2Device * dev, guint32 id, gint64 value)
 {
+  FakeRoute *r = fake_v4l2_current_route (dev);
+
   if (!dev->vivid_signal_ctrls)
     return;
-  if (id == VIVID_CID_STD_SIGNAL_MODE || id == VIVID_CID_STANDARD)
+  /* vivid_user_vid_s_ctrl(): input_brightness[input] = val - input * 128 */
+  if (id == V4L2_CID_BRIGHTNESS && r != NULL)
+    r->brightness_offset = value - 128 * (gint64) dev->cur_route - 128;
+  else if (id == VIVID_CID_STD_SIGNAL_MODE || id == VIVID_CID_STANDARD)
     vivid_std_mode (dev);
   else if (id == VIVID_CID_DV_TIMINGS_SIGNAL_MODE)
     vivid_dv_mode (dev);
@@ -220,8 +246,10 @@ vivid_input_colorspace (const FakeRoute * r)
       V4L2_COLORSPACE_SMPTE170M : V4L2_COLORSPACE_REC709;
 }
 
-/* vivid's vidioc_s_input() restores the new input's modes into its
- * signal controls: an analog input's "Standard Signal Mode", and its
+/* vivid's vidioc_s_input() moves its Brightness range to the new input's
+ * (v4l2_ctrl_modify_range: CH_RANGE, and CH_VALUE as the value follows)
+ * and restores the input's brightness, then the new input's modes into
+ * its signal controls: an analog input's "Standard Signal Mode", and its
  * "Standard" control set to that same mode's number (as vivid does); an
  * HDMI input's "DV Timings Signal Mode".  A control whose value changes
  * runs the handler above as vivid's cluster does: the wire moves and
@@ -233,7 +261,7 @@ void
 fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
 {
   FakeRoute *r = fake_v4l2_current_route (dev);
-  gint64 mode = MODE_CURRENT;
+  gint64 mode = MODE_CURRENT, brightness;
   guint i, cs;
 
   if (!dev->vivid_signal_ctrls || r == NULL)
@@ -244,11 +272,20 @@ fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
     for (i = 0; i < dev->routes->len; i++)
       fake_v4l2_events_source_change (dev, i);
   }
+  /* its brightness range moves with the input: 128 * i to 255 + 128 * i,
+   * default 128 + 128 * i, the value the input's own (input_brightness) */
+  i = dev->cur_route;
+  brightness = 128 * (gint64) i + 128 + r->brightness_offset;
+  if (fake_v4l2_controls_set_range (dev, V4L2_CID_BRIGHTNESS, 128 * i,
+          255 + 128 * i, 1, 128 + 128 * i))
+    fake_v4l2_controls_set_value (dev, V4L2_CID_BRIGHTNESS, brightness);
   if (r->std != 0) {
     if (r->status & V4L2_IN_ST_NO_SIGNAL)
       mode = MODE_NO_SIGNAL;
     else if (r->status & V4L2_IN_ST_NO_H_LOCK)
       mode = MODE_NO_LOCK;
+    else if (r->wire_cycle)
+      mode = MODE_CYCLE;
     else if (r->wire_std_set)
       mode = MODE_SELECTED;
     fake_v4l2_controls_set_value (dev, VIVID_CID_STD_SIGNAL_MODE, mode);
@@ -260,13 +297,42 @@ fake_v4l2_wire_input_selected (FakeV4l2Device * dev)
       mode = MODE_NO_LOCK;
     else if (r->wire_dv_err == ERANGE)
       mode = MODE_OUT_OF_RANGE;
+    else if (r->wire_cycle)
+      mode = MODE_CYCLE;
+    else if (r->wire_dv_selected)
+      mode = MODE_SELECTED;
+    fake_v4l2_controls_set_value (dev, VIVID_CID_DV_TIMINGS, r->dv_selected);
     fake_v4l2_controls_set_value (dev, VIVID_CID_DV_TIMINGS_SIGNAL_MODE, mode);
   }
+}
+
+/* vivid's "DV Timings" menu: one item a preset of the kernel's table,
+ * named as vivid-core.c names them (width x height, p or i, the whole
+ * frames a second its pixel clock gives). */
+static gchar **
+dv_timings_names (void)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  const struct v4l2_dv_timings *t;
+  guint i;
+
+  for (i = 0; (t = fake_v4l2_dv_table_entry (i)) != NULL; i++) {
+    const struct v4l2_bt_timings *bt = &t->bt;
+
+    g_ptr_array_add (names, g_strdup_printf ("%ux%u%s%u", bt->width,
+            bt->height, bt->interlaced ? "i" : "p",
+            (guint32) bt->pixelclock / (V4L2_DV_BT_FRAME_WIDTH (bt) *
+                V4L2_DV_BT_FRAME_HEIGHT (bt))));
+  }
+  g_ptr_array_add (names, NULL);
+  return (gchar **) g_ptr_array_free (names, FALSE);
 }
 
 void
 fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev)
 {
+  gchar **names;
+
   g_return_if_fail (dev != NULL);
   fake_v4l2_device_add_menu_control (dev, VIVID_CID_STD_SIGNAL_MODE,
       "Standard Signal Mode", vivid_std_mode_names, MODE_CURRENT, 0);
@@ -274,6 +340,10 @@ fake_v4l2_device_add_vivid_signal_controls (FakeV4l2Device * dev)
       vivid_standard_names, 0, 0);
   fake_v4l2_device_add_menu_control (dev, VIVID_CID_DV_TIMINGS_SIGNAL_MODE,
       "DV Timings Signal Mode", vivid_dv_mode_names, MODE_CURRENT, 0);
+  names = dv_timings_names ();
+  fake_v4l2_device_add_menu_control (dev, VIVID_CID_DV_TIMINGS,
+      "DV Timings", (const gchar * const *) names, 0, 0);
+  g_strfreev (names);
   g_mutex_lock (&fake_v4l2_lock);
   dev->vivid_signal_ctrls = TRUE;
   if (fake_v4l2_current_route (dev) != NULL)

@@ -373,11 +373,16 @@ void fake_v4l2_device_set_wire_dv_error (FakeV4l2Device * dev, guint input,
     int err);
 /* vivid's own signal controls, so that a program drives the fake as it
  * drives vivid (v4l2-ctl -c ...): "Standard Signal Mode" (menu: 0
- * current, 1 no signal, 2 no lock, 4 selected; 3 not offered; 5 cycle is
- * taken as current), "Standard" (vivid's menu of 15 standards, the one
- * the selected mode detects) and "DV Timings Signal Mode" (0 current, 1
- * no signal, 2 no lock, 3 out of range; selected and cycle taken as
- * current), with vivid's ids (class 0x00f00000, base + 60, 61, 62).  A
+ * current, 1 no signal, 2 no lock, 4 selected; 3 not offered; 5 cycle:
+ * each QUERYSTD answers the next of vivid's 15 standards), "Standard"
+ * (vivid's menu of 15 standards, the one the selected mode detects) and
+ * "DV Timings Signal Mode" (0 current, 1 no signal, 2 no lock, 3 out of
+ * range; 4 selected: the preset "DV Timings" held when the mode was set;
+ * 5 cycle: each QUERY_DV_TIMINGS answers the next of the kernel's
+ * presets) and "DV Timings" (vivid's menu of the kernel's presets), with
+ * vivid's ids (class 0x00f00000, base + 60, 61, 62, 63).  With them S_INPUT also moves the
+ * Brightness range to input i's, 128 * i to 255 + 128 * i, as vivid's
+ * vidioc_s_input does, each input keeping its own brightness.  A
  * change applies to the current input, as vivid's does: the standard
  * modes to an input with standards (and raise SOURCE_CHANGE on every
  * input with standards, as vivid tells all its TV and S-Video inputs),
@@ -685,8 +690,14 @@ void fake_v4l2_device_set_poll_silent (FakeV4l2Device * dev, gboolean silent);
  * an opener that vidioc_streamon made a READER); that STREAMON fails with EIO
  * while the node has had no writer (!ready_for_capture, which the
  * writer's STREAMON(OUTPUT) or first write() sets), here while @writer
- * is FALSE.  read() does not depend on it (get_capture_buffer).  Use
- * with FAKE_V4L2_READ_LOOPBACK. */
+ * is FALSE.  read() does not depend on it (get_capture_buffer).  Until
+ * then a capture node gives a reader no format: ENUM_FMT and G_FMT fail
+ * with EINVAL, TRY_FMT and S_FMT with EBUSY (vidioc_enum_fmt_cap,
+ * vidioc_g_fmt_cap, vidioc_try_fmt_cap, vidioc_s_fmt_cap); afterwards
+ * only the format in force, which stands for the writer's: ENUM_FMT,
+ * ENUM_FRAMESIZES and ENUM_FRAMEINTERVALS list it alone, TRY_FMT and
+ * S_FMT answer it whatever the size asked and EINVAL for another pixel
+ * format.  Use with FAKE_V4L2_READ_LOOPBACK. */
 void fake_v4l2_device_set_loopback_012 (FakeV4l2Device * dev, gboolean writer);
 /* The fds that became v4l2loopback 0.12 READERs (poll wakes them). */
 guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
@@ -701,11 +712,21 @@ guint fake_v4l2_device_get_loopback_readers (FakeV4l2Device * dev);
  * of the other direction too, as v4l2loopback's node does: a writer's
  * S_FMT(OUTPUT) on a capture device.  A device whose driver is "v4l2
  * loopback" (fake_v4l2_device_set_driver) has the tokens without this
- * call, unless set_loopback_012 made it a 0.12.  (v4l2loopback 0.12.7's
- * rules are not modelled: its S_FMT(CAPTURE) is EBUSY until a writer
- * came.) */
+ * call, unless set_loopback_012 made it a 0.12 (whose own rules are
+ * above). */
 void fake_v4l2_device_set_format_exclusive (FakeV4l2Device * dev,
     gboolean exclusive);
+/* v4l2loopback 0.15 loaded with exclusive_caps=1, on a capture device
+ * whose driver is "v4l2 loopback" (v4l2loopback.c at v0.15.0,
+ * vidioc_querycap, check_buffer_capability): while no writer streams
+ * (@writer_streams FALSE) QUERYCAP says VIDEO_OUTPUT (unless the format
+ * lock control is set, as keep_format) and ENUM_FMT, G/TRY/S_FMT and
+ * G/S_PARM of the capture type fail with EINVAL for an opener without
+ * the capture format token; while one streams, QUERYCAP says
+ * VIDEO_CAPTURE and those of the output type fail so for an opener
+ * without the output token. */
+void fake_v4l2_device_set_loopback_exclusive_caps (FakeV4l2Device * dev,
+    gboolean writer_streams);
 
 /* What the driver refuses while its capture runs (from the first read()
  * until the fd that made it closes; vb2_is_busy, ivtv's capturing):

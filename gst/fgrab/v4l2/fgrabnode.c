@@ -139,7 +139,14 @@ check_capabilities (FgrabNode * node, GError ** error)
 
   if (!node->output && !(caps & V4L2_CAP_VIDEO_CAPTURE) &&
       !fgrab_node_is_vbi (node)) {
-    if (caps & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE)) {
+    if ((caps & V4L2_CAP_VIDEO_OUTPUT) && fgrab_node_is_loopback (node)) {
+      /* v4l2loopback with exclusive_caps=1 says VIDEO_OUTPUT until a
+       * writer streams (0.15.0 vidioc_querycap) */
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
+          "Device '%s' is a v4l2loopback node with no capture side yet: "
+          "loaded with exclusive_caps=1, it becomes a capture device only "
+          "while a writer streams to it. Start the writer first.", path);
+    } else if (caps & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE)) {
       fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video capture device: it is a video output "
           "node. Use fgrabsink to write to it, or give the capture node.",
@@ -157,7 +164,14 @@ check_capabilities (FgrabNode * node, GError ** error)
   }
 
   if (node->output && !(caps & V4L2_CAP_VIDEO_OUTPUT)) {
-    if (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) {
+    if ((caps & V4L2_CAP_VIDEO_CAPTURE) && fgrab_node_is_loopback (node)) {
+      /* exclusive_caps=1: VIDEO_CAPTURE while a writer streams */
+      fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
+          "Device '%s' is a v4l2loopback node that another writer is "
+          "streaming to (loaded with exclusive_caps=1, it is an output "
+          "device only while no writer streams). Stop that writer first.",
+          path);
+    } else if (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)) {
       fgrab_node_set_error (error, FGRAB_NODE_ERROR_WRONG_DIRECTION, NULL,
           "Device '%s' is not a video output device: it is a video capture "
           "node. Use fgrabsrc to read from it, or give the output node.", path);
@@ -322,7 +336,7 @@ fgrab_node_close (FgrabNode * node)
     node->fd = -1;
   }
   fgrab_node_forget_format (node);
-  g_clear_pointer (&node->controls, g_ptr_array_unref);
+  fgrab_node_forget_controls (node);
 }
 
 gboolean

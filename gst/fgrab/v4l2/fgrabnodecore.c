@@ -139,6 +139,17 @@ fgrab_node_forget_format (FgrabNode * node)
   node->fgrab_format = NULL;
 }
 
+/* A driver may give each input controls of other ranges (vivid's S_INPUT
+ * moves Brightness's, vivid-vid-cap.c vidioc_s_input) or change a range
+ * at any time (V4L2_EVENT_CTRL_CH_RANGE): forget the controls read. */
+void
+fgrab_node_forget_controls (FgrabNode * node)
+{
+  HOLD_NODE_LOCK (node);
+
+  g_clear_pointer (&node->controls, g_ptr_array_unref);
+}
+
 void
 fgrab_node_get_format_or_zero (FgrabNode * node, struct v4l2_format *fmt)
 {

@@ -183,6 +183,9 @@ gboolean fgrab_node_is_vbi (FgrabNode * node);
  * open, input or standard they are read anew, by
  * fgrab_node_ensure_format and fgrab_node_probe_caps. */
 void fgrab_node_forget_format (FgrabNode * node);
+/* Forgets the controls read (fgrab_node_list_controls reads them anew):
+ * after a close, an input, or a control's range changed. */
+void fgrab_node_forget_controls (FgrabNode * node);
 /* G_FMT into node->format and fgrab_format, unless they are known. */
 void fgrab_node_ensure_format (FgrabNode * node);
 /* G_FMT into @fmt, zeros (of the node's buffer type) where it fails. */

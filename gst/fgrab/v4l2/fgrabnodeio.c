@@ -60,9 +60,10 @@ wants_loopback_reader_claim (FgrabNode * node)
       fgrab_node_is_loopback (node);
 }
 
-/* Asked again until the driver takes it or refuses for good: 0.12
+/* Asked again until the driver takes it or refuses for good: 0.13.2
  * answers EIO while the node has had no writer (ready_for_capture
- * unset). */
+ * unset; 0.12.7 too, but it gives a reader no format before a writer, so
+ * its reader gets this far only once one came). */
 static void
 claim_loopback_reader (FgrabNode * node)
 {

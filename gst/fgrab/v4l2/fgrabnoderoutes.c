@@ -215,6 +215,7 @@ select_route (FgrabNode * node, guint index, GError ** error)
   }
 
   fgrab_node_forget_format (node);
+  fgrab_node_forget_controls (node);
   return TRUE;
 }
 

@@ -1260,6 +1260,20 @@ GST_START_TEST (test_error_capture_node)
 
 GST_END_TEST;
 
+/* v4l2loopback 0.15 loaded with exclusive_caps=1 is a capture node while
+ * a writer streams (vidioc_querycap): the error names that writer. */
+GST_START_TEST (test_error_exclusive_caps_loopback_with_a_writer)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_loopback_exclusive_caps (dev, TRUE);
+  fgrab_check_assert_open_error ("fgrabsink", FAKE_PATH,
+      "Stop that writer first");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_error_no_write_support)
 {
   /* streaming only */
@@ -1694,6 +1708,7 @@ fgrabsink_suite (void)
   tcase_add_test (tc, test_error_not_a_character_device);
   tcase_add_test (tc, test_error_not_v4l2);
   tcase_add_test (tc, test_error_capture_node);
+  tcase_add_test (tc, test_error_exclusive_caps_loopback_with_a_writer);
   tcase_add_test (tc, test_error_no_write_support);
   tcase_add_test (tc, test_error_busy_at_open);
   tcase_add_test (tc, test_state_cycles_close_the_device);

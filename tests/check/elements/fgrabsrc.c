@@ -148,31 +148,6 @@ pull_and_check_frames (GstHarness * h, FakeV4l2Device * dev, guint count)
   gst_caps_unref (caps);
 }
 
-/* Pulls @count frames, whatever their numbers. */
-static void
-pull_frames (GstHarness * h, guint count)
-{
-  while (count-- > 0) {
-    GstBuffer *buf = gst_harness_pull (h);
-
-    fail_unless (buf != NULL);
-    gst_buffer_unref (buf);
-  }
-}
-
-/* Until a handle of @dev became a v4l2loopback 0.12 READER. */
-static void
-wait_for_loopback_reader (FakeV4l2Device * dev)
-{
-  gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
-
-  while (fake_v4l2_device_get_loopback_readers (dev) == 0) {
-    fail_unless (g_get_monotonic_time () < end,
-        "the source never asked the node for poll wake-ups again");
-    g_usleep (1000);
-  }
-}
-
 GST_START_TEST (test_template_caps_until_open)
 {
   GstElement *src = fgrab_check_element_new ("fgrabsrc");
@@ -1371,31 +1346,38 @@ GST_START_TEST (test_loopback_012_reader_asks_to_be_woken)
 
 GST_END_TEST;
 
-/* Until the node has a writer, 0.12 answers that STREAMON with EIO: the
- * source reads on its poll timeouts meanwhile, asks again before each
- * read, and is woken by poll once a writer has come. */
-GST_START_TEST (test_loopback_012_reader_asks_again_until_a_writer_comes)
+/* Until the node has had a writer, 0.12 gives a reader no format at all
+ * (v4l2loopback.c at v0.12.7: vidioc_enum_fmt_cap and vidioc_g_fmt_cap
+ * EINVAL, vidioc_s_fmt_cap EBUSY while !ready_for_capture): the source
+ * says to start the writer first, and reads nothing. */
+GST_START_TEST (test_loopback_012_reader_before_a_writer_is_an_error)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+
+  fake_v4l2_device_set_loopback_012 (dev, FALSE);
+  fake_v4l2_device_set_read_model (dev, FAKE_V4L2_READ_LOOPBACK);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
+      " ! fakesink", GST_STATE_PLAYING, "start the writer first");
+  fail_unless_equals_int (fake_v4l2_device_get_frames_read (dev), 0);
+}
+
+GST_END_TEST;
+
+/* Once the writer came, 0.12 gives a reader its format and no other
+ * (vidioc_try_fmt_cap): caps that ask for another size cannot be had. */
+GST_START_TEST (test_loopback_012_reader_takes_the_writers_format)
 {
   FakeV4l2Device *dev;
-  GstHarness *h = play_loopback_012 (&dev, FALSE);
-  guint64 empty;
-  guint asked;
+  GstHarness *h = play_loopback_012 (&dev, TRUE);
+  struct v4l2_format fmt;
 
   pull_and_check_frames (h, dev, 3);
-  asked = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_STREAMON);
-  fail_unless (asked >= 3, "STREAMON asked %u times for 3 frames", asked);
-
-  fake_v4l2_device_set_loopback_012 (dev, TRUE);
-  wait_for_loopback_reader (dev);
-  asked = fake_v4l2_device_get_ioctl_count (dev, VIDIOC_STREAMON);
-  empty = fake_v4l2_device_get_empty_reads (dev);
-  pull_frames (h, 16);
-  /* taken once: not asked again */
-  fail_unless_equals_int (fake_v4l2_device_get_ioctl_count (dev,
-          VIDIOC_STREAMON), asked);
-  empty = fake_v4l2_device_get_empty_reads (dev) - empty;
-  fail_unless (empty < 10, "%" G_GUINT64_FORMAT " reads found no data", empty);
+  fake_v4l2_device_get_format (dev, &fmt);
+  fail_unless_equals_int (fmt.fmt.pix.width, 320);
   fgrab_check_harness_teardown (h);
+  fgrab_check_assert_pipeline_error ("fgrabsrc device=" FAKE_PATH
+      " ! video/x-raw, width=640, height=480 ! fakesink", GST_STATE_PLAYING,
+      "is accepted downstream");
 }
 
 GST_END_TEST;
@@ -1813,6 +1795,21 @@ GST_START_TEST (test_error_output_node)
   fake_v4l2_device_add_size (dev, V4L2_PIX_FMT_YUYV, 320, 240);
   fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH,
       "is not a video capture device");
+}
+
+GST_END_TEST;
+
+/* v4l2loopback 0.15 loaded with exclusive_caps=1 is an output node until
+ * a writer streams (vidioc_querycap): the error says to start the writer,
+ * not to use fgrabsink. */
+GST_START_TEST (test_error_exclusive_caps_loopback_before_a_writer)
+{
+  FakeV4l2Device *dev = fgrab_check_new_camera (FAKE_PATH);
+
+  fake_v4l2_device_set_driver (dev, "v4l2 loopback");
+  fake_v4l2_device_set_loopback_exclusive_caps (dev, FALSE);
+  fgrab_check_assert_open_error ("fgrabsrc", FAKE_PATH,
+      "Start the writer first");
 }
 
 GST_END_TEST;
@@ -2471,7 +2468,8 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_working_poll_is_waited_for_before_reading);
   tcase_add_test (tc, test_poll_that_stops_waking_is_read_again);
   tcase_add_test (tc, test_loopback_012_reader_asks_to_be_woken);
-  tcase_add_test (tc, test_loopback_012_reader_asks_again_until_a_writer_comes);
+  tcase_add_test (tc, test_loopback_012_reader_before_a_writer_is_an_error);
+  tcase_add_test (tc, test_loopback_012_reader_takes_the_writers_format);
   tcase_add_test (tc, test_loopback_reader_refused_streamon_asks_once);
   tcase_add_test (tc, test_eio_reopens_device_once_and_goes_on);
   tcase_add_test (tc, test_eio_after_reopen_is_an_error);
@@ -2493,6 +2491,7 @@ fgrabsrc_suite (void)
   tcase_add_test (tc, test_error_not_a_character_device);
   tcase_add_test (tc, test_error_not_v4l2);
   tcase_add_test (tc, test_error_output_node);
+  tcase_add_test (tc, test_error_exclusive_caps_loopback_before_a_writer);
   tcase_add_test (tc, test_error_no_read_support);
   tcase_add_test (tc, test_error_busy_at_open);
   tcase_add_test (tc, test_capabilities_without_device_caps);
