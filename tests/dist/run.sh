@@ -64,12 +64,15 @@ root=$(timed "$suite root" "$top/tests/dist/root.sh" "$suite" "$cache") ||
 trap 'chroot_umount "$root"' EXIT
 chroot_mount "$root"
 
-# A fresh copy of the checkout, at a path the guest sees too.
+# A fresh copy of the checkout, at a path the guest sees too.  Its files
+# are stamped now (tar -m): kept, a file's own time can be older than the
+# object the root's last build made of an older version, and ninja would
+# not build it again.
 copy_source() {
 	rm -rf --one-file-system "$root/fgrab/src"
 	mkdir -p "$root/fgrab/src"
 	git -C "$top" ls-files -z -co --exclude-standard |
-		tar -C "$top" --null -T - -cf - | tar -C "$root/fgrab/src" -xf -
+		tar -C "$top" --null -T - -cf - | tar -C "$root/fgrab/src" -m -xf -
 }
 timed "copy of the checkout" copy_source ||
 	{ log "FAIL: could not copy the checkout (a git checkout is needed)"; exit 1; }
