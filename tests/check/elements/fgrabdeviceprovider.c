@@ -416,10 +416,16 @@ wait_device_message (GstBus * bus, GstMessageType type, const gchar * name)
     fail_unless (msg != NULL, "no %s message for %s",
         type == GST_MESSAGE_DEVICE_ADDED ? "device-added" : "device-removed",
         name);
+    /* the extended types share the filter's bits: a GstDeviceMonitor of
+     * GStreamer 1.28 posts DEVICE_MONITOR_STARTED, which passes it */
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_DEVICE_ADDED)
       gst_message_parse_device_added (msg, &device);
-    else
+    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_DEVICE_REMOVED)
       gst_message_parse_device_removed (msg, &device);
+    else {
+      gst_message_unref (msg);
+      continue;
+    }
     path = device_path (device);
     if (GST_MESSAGE_TYPE (msg) != type || g_strcmp0 (path, want) != 0)
       gst_clear_object (&device);
@@ -541,6 +547,50 @@ GST_START_TEST (test_device_monitor_lists_our_devices)
 
 GST_END_TEST;
 
+/* A monitor started and stopped at once, again and again, then one that
+ * runs: GStreamer 1.28 starts the providers in a thread of the monitor's
+ * and posts DEVICE_MONITOR_STARTED when they are up (1.22 and 1.26 start
+ * them in gst_device_monitor_start), so a stop can come while ours is
+ * still starting.  Nothing may crash, hang or leak (valgrind, ASan run
+ * this), and a monitor that runs still announces what is there and what
+ * is plugged in. */
+GST_START_TEST (test_device_monitor_stopped_at_once)
+{
+  GstDeviceMonitor *monitor;
+  GstDevice *device;
+  GstBus *bus;
+  guint i;
+
+  new_node ("video0", FALSE, "Fake camera", 320, 240, TRUE);
+  plug ("video0");
+  hide_other_providers ();
+
+  for (i = 0; i < 20; i++) {
+    monitor = gst_device_monitor_new ();
+    gst_device_monitor_add_filter (monitor, "Video/Source", NULL);
+    fail_unless (gst_device_monitor_start (monitor));
+    gst_device_monitor_stop (monitor);
+    gst_object_unref (monitor);
+  }
+
+  monitor = gst_device_monitor_new ();
+  gst_device_monitor_add_filter (monitor, "Video/Source", NULL);
+  bus = gst_device_monitor_get_bus (monitor);
+  fail_unless (gst_device_monitor_start (monitor));
+  device = wait_device_message (bus, GST_MESSAGE_DEVICE_ADDED, "video0");
+  gst_object_unref (device);
+  new_node ("video7", FALSE, "Hotplugged camera", 640, 480, TRUE);
+  plug ("video7");
+  device = wait_device_message (bus, GST_MESSAGE_DEVICE_ADDED, "video7");
+  check_device (device, "video7", "Hotplugged camera", FALSE, 640, 480);
+  gst_object_unref (device);
+  gst_device_monitor_stop (monitor);
+  gst_object_unref (bus);
+  gst_object_unref (monitor);
+}
+
+GST_END_TEST;
+
 /* A node another handle reads from is still listed with its caps: vb2
  * makes only read() and S_FMT busy (vb2_fop_read, vivid_s_fmt_vid_cap);
  * QUERYCAP, ENUM_FMT, G_FMT and TRY_FMT, all the probe asks, answer. */
@@ -604,6 +654,7 @@ fgrabdeviceprovider_suite (void)
   tcase_add_test (tc, test_create_element_gives_configured_element);
   tcase_add_test (tc, test_hotplug_seen_by_started_provider);
   tcase_add_test (tc, test_device_monitor_lists_our_devices);
+  tcase_add_test (tc, test_device_monitor_stopped_at_once);
   tcase_add_test (tc, test_node_being_read_is_listed_with_caps);
   tcase_add_test (tc, test_provider_metadata);
   return s;
