@@ -36,6 +36,7 @@
 #include <sys/ioctl.h>
 
 #include "fakev4l2.h"
+#include "test-fakev4l2-util.h"
 
 #define ENC_PATH "/nonexistent-fakev4l2/video32"
 #define MS G_TIME_SPAN_MILLISECOND
@@ -58,16 +59,6 @@ open_dev (int flags)
 
   g_assert_cmpint (fd, >=, 0);
   return fd;
-}
-
-static int
-poll_events (int fd, short events, int timeout_ms)
-{
-  struct pollfd pfd = { fd, events, 0 };
-  int ret = poll (&pfd, 1, timeout_ms);
-
-  g_assert_cmpint (ret, >=, 0);
-  return ret ? pfd.revents : 0;
 }
 
 /* Reads @len bytes of the stream, in reads of at most @chunk, and checks

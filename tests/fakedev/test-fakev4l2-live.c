@@ -35,6 +35,7 @@
 #include <linux/v4l2-dv-timings.h>
 
 #include "fakev4l2.h"
+#include "test-fakev4l2-util.h"
 
 #define CAP_PATH "/nonexistent-fakev4l2/live0"
 
@@ -67,18 +68,6 @@ open_card (gboolean nonblock)
 }
 
 static int
-subscribe (int fd, guint32 type, guint32 id, guint32 flags)
-{
-  struct v4l2_event_subscription sub;
-
-  memset (&sub, 0, sizeof (sub));
-  sub.type = type;
-  sub.id = id;
-  sub.flags = flags;
-  return ioctl (fd, VIDIOC_SUBSCRIBE_EVENT, &sub) == 0 ? 0 : errno;
-}
-
-static int
 unsubscribe (int fd, guint32 type, guint32 id)
 {
   struct v4l2_event_subscription sub;
@@ -94,15 +83,6 @@ dqevent (int fd, struct v4l2_event *ev)
 {
   memset (ev, 0, sizeof (*ev));
   return ioctl (fd, VIDIOC_DQEVENT, ev) == 0 ? 0 : errno;
-}
-
-static short
-poll_events (int fd, short events, int timeout_ms)
-{
-  struct pollfd pfd = { fd, events, 0 };
-
-  g_assert_cmpint (poll (&pfd, 1, timeout_ms), >=, 0);
-  return pfd.revents;
 }
 
 static guint32

@@ -31,18 +31,7 @@
 #include <sys/ioctl.h>
 
 #include "fakev4l2.h"
-
-static int
-subscribe (int fd, guint32 type, guint32 id, guint32 flags)
-{
-  struct v4l2_event_subscription sub;
-
-  memset (&sub, 0, sizeof (sub));
-  sub.type = type;
-  sub.id = id;
-  sub.flags = flags;
-  return ioctl (fd, VIDIOC_SUBSCRIBE_EVENT, &sub) == 0 ? 0 : errno;
-}
+#include "test-fakev4l2-util.h"
 
 #define LB_PATH "/nonexistent-fakev4l2/loopback0"
 /* v4l2loopback.c (0.13.0 on) */

@@ -31,6 +31,7 @@
 #include <sys/ioctl.h>
 
 #include "fakev4l2.h"
+#include "test-fakev4l2-util.h"
 
 #define CAP_PATH "/nonexistent-fakev4l2/queue0"
 #define SIZE 256
@@ -59,16 +60,6 @@ open_dev (int flags)
 
   g_assert_cmpint (fd, >=, 0);
   return fd;
-}
-
-static short
-poll_events (int fd, short events, int timeout_ms)
-{
-  struct pollfd pfd = { fd, events, 0 };
-  int ret = poll (&pfd, 1, timeout_ms);
-
-  g_assert_cmpint (ret, >=, 0);
-  return ret ? pfd.revents : 0;
 }
 
 /* The number of the frame in @buf (fake_v4l2_frame_byte's content), or

@@ -36,6 +36,7 @@
 #include <sys/sysmacros.h>
 
 #include "fakev4l2.h"
+#include "test-fakev4l2-util.h"
 
 #define CAP_PATH "/nonexistent-fakev4l2/video0"
 #define OUT_PATH "/nonexistent-fakev4l2/video1"
@@ -109,16 +110,6 @@ open_dev (const char *path, int flags)
 
 #define assert_ioctl_ok(fd, req, arg) \
     g_assert_cmpint (ioctl ((fd), (req), (arg)), ==, 0)
-
-static int
-poll_events (int fd, short events, int timeout_ms)
-{
-  struct pollfd pfd = { fd, events, 0 };
-  int ret = poll (&pfd, 1, timeout_ms);
-
-  g_assert_cmpint (ret, >=, 0);
-  return ret ? pfd.revents : 0;
-}
 
 static void
 assert_raw_frame (const guint8 * buf, gsize len, guint64 n, gsize offset)
