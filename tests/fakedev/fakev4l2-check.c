@@ -381,14 +381,20 @@ gst_harness_teardown (gpointer h)
   real (h);
 }
 
-#define HARNESS_NEW(name, params, args)                                 \
+/* @name(@params), the real one called with @args, its result given to
+ * @remember with the caller's address */
+#define INTERPOSE_NEW(remember, name, params, args)                     \
 gpointer name params;                                                   \
 gpointer                                                                \
 name params                                                             \
 {                                                                       \
   gpointer (*real) params = next_symbol (#name);                        \
-  return remember_harness (real args, __builtin_return_address (0));    \
+  return remember (real args, __builtin_return_address (0));            \
 }
+#define HARNESS_NEW(name, params, args)                                 \
+  INTERPOSE_NEW (remember_harness, name, params, args)
+#define ELEMENT_NEW(name, params, args)                                 \
+  INTERPOSE_NEW (remember_element, name, params, args)
 
 HARNESS_NEW (gst_harness_new, (const gchar * name), (name));
 HARNESS_NEW (gst_harness_new_empty, (void), ());
@@ -404,15 +410,6 @@ HARNESS_NEW (gst_harness_new_with_templates, (const gchar * name,
         gpointer hsrc, gpointer hsink), (name, hsrc, hsink));
 
 /* top-level elements */
-
-#define ELEMENT_NEW(name, params, args)                                 \
-gpointer name params;                                                   \
-gpointer                                                                \
-name params                                                             \
-{                                                                       \
-  gpointer (*real) params = next_symbol (#name);                        \
-  return remember_element (real args, __builtin_return_address (0));    \
-}
 
 ELEMENT_NEW (gst_parse_launch, (const gchar * desc, gpointer error),
     (desc, error));
